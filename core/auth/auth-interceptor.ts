@@ -1,0 +1,52 @@
+import type { Interceptor } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
+import { coreError, permissionDenied, unauthenticated } from "../errors.js";
+import type { Authenticator } from "./authenticate.js";
+import { METHOD_REQUIREMENTS, type Requirement } from "./method-requirements.js";
+import { clientIpKey, type Principal, principalKey } from "./principal.js";
+import { readSessionCookie } from "./session-cookie.js";
+
+/** Throws unless `principal` satisfies `requirement`. */
+export function enforceRequirement(requirement: Requirement, principal: Principal, method: string): void {
+  if (requirement.kind === "public") return;
+  if (principal.kind === "anonymous") {
+    throw unauthenticated("missing credentials: send 'Authorization: Bearer <token>' or sign in");
+  }
+  if (requirement.kind === "any") return;
+  if (requirement.kind === "session" || requirement.kind === "session-tenant") {
+    if (principal.kind !== "session") throw unauthenticated(`${method} needs a signed-in session, not an API token`);
+  }
+  if (requirement.kind === "session") return;
+  if (principal.tenantId === undefined) {
+    throw coreError(Code.PermissionDenied, "onboarding_required", "create your workspace first (onboarding)");
+  }
+  if (requirement.kind === "tenant" && !principal.scopes.has(requirement.scope)) {
+    throw permissionDenied(`this call needs the '${requirement.scope}' scope, which the token lacks`);
+  }
+}
+
+/**
+ * Authenticates every call from metadata (Bearer token, or the session token the gateways forward
+ * as x-session-token / a browser sends as cookie) and checks the method's requirement from the one
+ * table. Direct gRPC clients get exactly the same checks as the gateways.
+ */
+export function createAuthInterceptor(authenticator: Authenticator, options: { trustClientIp: boolean }): Interceptor {
+  return (next) => async (req) => {
+    const method = `${req.service.typeName}/${req.method.name}`;
+    const requirement = METHOD_REQUIREMENTS[method];
+    if (!requirement) throw permissionDenied(`${method} is not available`);
+    if (options.trustClientIp) {
+      const ip = req.header.get("x-client-ip");
+      if (ip) req.contextValues.set(clientIpKey, ip);
+    }
+    if (requirement.kind !== "public") {
+      const principal = await authenticator.resolve({
+        authorization: req.header.get("authorization"),
+        sessionToken: req.header.get("x-session-token") ?? readSessionCookie(req.header.get("cookie")),
+      });
+      enforceRequirement(requirement, principal, method);
+      req.contextValues.set(principalKey, principal);
+    }
+    return next(req);
+  };
+}

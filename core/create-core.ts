@@ -1,0 +1,128 @@
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { file_grpc_health_v1_health, Health } from "../gen/grpc/health/v1/health_pb.js";
+import { ServerReflection as ReflectionV1 } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ReflectionV1alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { BillingService, file_memory_v1_billing_service } from "../gen/memory/v1/billing_service_pb.js";
+import { file_memory_v1_errors } from "../gen/memory/v1/errors_pb.js";
+import { file_memory_v1_graph_service, GraphService } from "../gen/memory/v1/graph_service_pb.js";
+import { file_memory_v1_ingest_service, IngestService } from "../gen/memory/v1/ingest_service_pb.js";
+import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/recall_service_pb.js";
+import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
+import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
+import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
+import type { Logger } from "../config/logger.js";
+import { createAuthInterceptor } from "./auth/auth-interceptor.js";
+import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
+import { createBillingService } from "./billing/billing-service.js";
+import { createGraphService } from "./graph/graph-service.js";
+import { createHealthService } from "./health/health-service.js";
+import { createIngestService } from "./ingest/ingest-service.js";
+import type { EmbeddingProvider } from "./models/embedding-provider.js";
+import type { Reranker } from "./models/reranker.js";
+import { createRecallService } from "./recall/recall-service.js";
+import { fileRegistryOf } from "./reflection/file-registry.js";
+import { createReflectionServices } from "./reflection/reflection-service.js";
+import { type ComponentCheck, createStatusService } from "./status/status-service.js";
+import type { Database } from "./store/database.js";
+import { createTenancyService } from "./tenancy/tenancy-service.js";
+import { createValidateInterceptor } from "./validate-interceptor.js";
+import type { VectorStore } from "./vectors/vector-store.js";
+import { createWebhookService } from "./webhooks/webhook-service.js";
+
+export const SERVICE_NAME = "memory-service";
+
+export interface CoreOptions {
+  readonly db: Database;
+  readonly vectors: VectorStore;
+  readonly embedder: EmbeddingProvider;
+  readonly reranker: Reranker | undefined;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly publicUrl: string;
+  /** Trust x-client-ip from callers (in-process gateways, or a gateway on a private network). */
+  readonly trustClientIp: boolean;
+  /** Whether a worker is running (in process, or alive per heartbeat). */
+  readonly workerCheck: ComponentCheck;
+}
+
+/** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
+export interface Core {
+  readonly routes: (router: ConnectRouter) => void;
+  readonly interceptors: Interceptor[];
+  readonly authenticator: Authenticator;
+}
+
+const MEMORY_SERVICES = [
+  RecallService,
+  IngestService,
+  GraphService,
+  TenancyService,
+  BillingService,
+  WebhookService,
+  StatusService,
+].map((s) => s.typeName);
+
+export function createCore(options: CoreOptions): Core {
+  const { db, vectors } = options;
+  const authenticator = createAuthenticator({ db });
+  const registry = fileRegistryOf([
+    file_memory_v1_recall_service,
+    file_memory_v1_ingest_service,
+    file_memory_v1_graph_service,
+    file_memory_v1_tenancy_service,
+    file_memory_v1_billing_service,
+    file_memory_v1_webhook_service,
+    file_memory_v1_status_service,
+    file_memory_v1_errors,
+    file_grpc_health_v1_health,
+  ]);
+  const reflectedServices = [...MEMORY_SERVICES, Health.typeName, ReflectionV1.typeName, ReflectionV1alpha.typeName];
+  const reflection = createReflectionServices(registry, reflectedServices);
+  const status = createStatusService({
+    service: SERVICE_NAME,
+    version: options.version,
+    embeddingProvider: () => options.embedder.id,
+    reranker: () => options.reranker?.id ?? "none",
+    components: [
+      {
+        name: "database",
+        optional: false,
+        check: async () => ((await db.ping()) ? { status: "ok", detail: "" } : { status: "down", detail: "no answer" }),
+      },
+      {
+        name: "vector_store",
+        optional: false,
+        check: async () =>
+          (await vectors.ping()) ? { status: "ok", detail: vectors.uri } : { status: "down", detail: "no answer" },
+      },
+      options.workerCheck,
+      {
+        name: "embedder",
+        optional: false,
+        check: async () => ({ status: "ok", detail: `${options.embedder.id} (${options.embedder.dim} dims)` }),
+      },
+      {
+        name: "reranker",
+        optional: true,
+        check: async () => ({ status: "ok", detail: options.reranker?.id ?? "none" }),
+      },
+    ],
+  });
+
+  return {
+    authenticator,
+    interceptors: [createAuthInterceptor(authenticator, { trustClientIp: options.trustClientIp }), createValidateInterceptor()],
+    routes(router) {
+      router.service(RecallService, createRecallService());
+      router.service(IngestService, createIngestService());
+      router.service(GraphService, createGraphService());
+      router.service(TenancyService, createTenancyService());
+      router.service(BillingService, createBillingService());
+      router.service(WebhookService, createWebhookService());
+      router.service(StatusService, status);
+      router.service(Health, createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) }));
+      router.service(ReflectionV1, reflection.v1);
+      router.service(ReflectionV1alpha, reflection.v1alpha);
+    },
+  };
+}

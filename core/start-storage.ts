@@ -1,0 +1,59 @@
+import type { Config } from "../config/config.js";
+import type { Logger } from "../config/logger.js";
+import { createDatabase, type Database } from "./store/database.js";
+import { startEmbeddedPostgres } from "./store/embedded-postgres.js";
+import { prepareDatabase } from "./store/prepare-database.js";
+import { openVectorStore, type VectorStore } from "./vectors/vector-store.js";
+
+export interface Storage {
+  readonly db: Database;
+  readonly databaseUrl: string;
+  readonly vectors: VectorStore;
+  /** True when PostgreSQL runs embedded in this process's data directory. */
+  readonly embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL (given, or embedded without DATABASE_URL) at the current schema, plus LanceDB. */
+export async function startStorage(config: Config, logger: Logger): Promise<Storage> {
+  const embeddedServer = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.embeddedPgPort,
+        onLog: (line) => logger.debug({ component: "embedded-postgres" }, line),
+      });
+  const databaseUrl = config.databaseUrl ?? embeddedServer?.url;
+  if (!databaseUrl) throw new Error("no database");
+  const db = createDatabase({ url: databaseUrl, maxConnections: config.databasePoolSize });
+  try {
+    const migrated = await prepareDatabase(databaseUrl, db.sql);
+    if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, "database migrated");
+    const vectors = await openVectorStore(config.lancedbUri);
+    logger.info(
+      {
+        database: embeddedServer
+          ? `embedded PostgreSQL in ${config.dataDir}/pg on 127.0.0.1:${config.embeddedPgPort}`
+          : "PostgreSQL from DATABASE_URL",
+        vectors: config.lancedbUri,
+        schema: migrated.current,
+      },
+      "storage ready",
+    );
+    return {
+      db,
+      databaseUrl,
+      vectors,
+      embedded: embeddedServer !== undefined,
+      async stop() {
+        vectors.close();
+        await db.close();
+        await embeddedServer?.stop();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    await embeddedServer?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  type ComponentStatus,
+  ComponentStatusSchema,
+  GetStatusResponseSchema,
+  type StatusService,
+} from "../../gen/memory/v1/status_service_pb.js";
+
+/** One dependency's check: "ok", "degraded" or "down", with a short detail. */
+export interface ComponentCheck {
+  readonly name: string;
+  /** Whether the service can work without it ("degraded" instead of "down"). */
+  readonly optional: boolean;
+  check(): Promise<{ status: "ok" | "degraded" | "down"; detail: string }>;
+}
+
+export interface StatusServiceOptions {
+  service: string;
+  version: string;
+  embeddingProvider: () => string;
+  reranker: () => string;
+  components: readonly ComponentCheck[];
+  /** A check slower than this counts as down. */
+  timeoutMs?: number;
+}
+
+async function run(component: ComponentCheck, timeoutMs: number): Promise<ComponentStatus> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ status: "down"; detail: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ status: "down", detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    const result = await Promise.race([component.check(), timeout]);
+    return create(ComponentStatusSchema, {
+      name: component.name,
+      status: result.status === "down" && component.optional ? "degraded" : result.status,
+      detail: result.detail,
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  } catch (error) {
+    return create(ComponentStatusSchema, {
+      name: component.name,
+      status: component.optional ? "degraded" : "down",
+      detail: error instanceof Error ? error.message : String(error),
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** REST /api/health and MCP service_health: every dependency checked in parallel. */
+export function createStatusService(options: StatusServiceOptions): ServiceImpl<typeof StatusService> {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  return {
+    async getStatus() {
+      const components = await Promise.all(options.components.map((c) => run(c, timeoutMs)));
+      const status = components.some((c) => c.status === "down")
+        ? "down"
+        : components.some((c) => c.status === "degraded")
+          ? "degraded"
+          : "ok";
+      return create(GetStatusResponseSchema, {
+        status,
+        service: options.service,
+        version: options.version,
+        components,
+        embeddingProvider: options.embeddingProvider(),
+        reranker: options.reranker(),
+      });
+    },
+  };
+}

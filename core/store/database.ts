@@ -1,0 +1,66 @@
+import postgres from "postgres";
+
+export type Sql = postgres.Sql;
+export type TransactionSql = postgres.TransactionSql;
+
+/** PostgreSQL access shared by core's services and the worker. */
+export interface Database {
+  /** The pool, as the table owner: for work with no tenant yet (sign-in, token lookup, migrations). */
+  readonly sql: Sql;
+  /**
+   * Runs `fn` in a transaction bound to one tenant: as role memory_app with app.tenant_id set, so
+   * Row-Level Security backs up the tenant filters every query also writes itself.
+   */
+  withTenant<T>(tenantId: string, fn: (tx: TransactionSql) => Promise<T>): Promise<T>;
+  /** True when a trivial query answers within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  url: string;
+  maxConnections?: number;
+  /** Receives PostgreSQL notices (e.g. "relation already exists, skipping"); dropped when unset. */
+  onNotice?: (message: string) => void;
+}
+
+export function createDatabase(options: DatabaseOptions): Database {
+  const sql = postgres(options.url, {
+    max: options.maxConnections ?? 10,
+    // Queries name their columns in snake_case; services map rows to their own types.
+    onnotice: (n) => options.onNotice?.(String(n.message)),
+    connect_timeout: 10,
+    idle_timeout: 60,
+    // Prepared statements are safe: we never change search_path or types under a running pool.
+    prepare: true,
+  });
+
+  async function withTenant<T>(tenantId: string, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    const result = await sql.begin(async (tx) => {
+      await tx`select set_config('role', 'memory_app', true), set_config('app.tenant_id', ${tenantId}, true)`;
+      return fn(tx);
+    });
+    return result as T;
+  }
+
+  async function ping(timeoutMs = 2000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([sql`select 1`.then(() => true as const), timeout]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    sql,
+    withTenant,
+    ping,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

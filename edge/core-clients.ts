@@ -1,0 +1,37 @@
+import { type Client, createClient, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { BillingService } from "../gen/memory/v1/billing_service_pb.js";
+import { GraphService } from "../gen/memory/v1/graph_service_pb.js";
+import { IngestService } from "../gen/memory/v1/ingest_service_pb.js";
+import { RecallService } from "../gen/memory/v1/recall_service_pb.js";
+import { StatusService } from "../gen/memory/v1/status_service_pb.js";
+import { TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
+import { WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
+
+/** Typed clients of every core service, over one transport (in-process or gRPC). */
+export interface CoreClients {
+  readonly recall: Client<typeof RecallService>;
+  readonly ingest: Client<typeof IngestService>;
+  readonly graph: Client<typeof GraphService>;
+  readonly tenancy: Client<typeof TenancyService>;
+  readonly billing: Client<typeof BillingService>;
+  readonly webhooks: Client<typeof WebhookService>;
+  readonly status: Client<typeof StatusService>;
+}
+
+export function createCoreClients(transport: Transport): CoreClients {
+  return {
+    recall: createClient(RecallService, transport),
+    ingest: createClient(IngestService, transport),
+    graph: createClient(GraphService, transport),
+    tenancy: createClient(TenancyService, transport),
+    billing: createClient(BillingService, transport),
+    webhooks: createClient(WebhookService, transport),
+    status: createClient(StatusService, transport),
+  };
+}
+
+/** Reaches a separately running core (CORE_URL) with gRPC over HTTP/2. */
+export function createRemoteCoreTransport(coreUrl: string): Transport {
+  return createGrpcTransport({ baseUrl: coreUrl });
+}
