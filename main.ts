@@ -1,16 +1,8 @@
 import { readFileSync } from "node:fs";
-import { createRouterTransport } from "@connectrpc/connect";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { createLogger } from "./config/logger.js";
-import { createCore } from "./core/create-core.js";
-import { loadModels } from "./core/models/load-models.js";
-import { startGrpcServer } from "./core/server.js";
-import { startStorage } from "./core/start-storage.js";
 import { bootstrapDefaultTenant } from "./core/tenancy/bootstrap-default-tenant.js";
-import { createCoreClients } from "./edge/core-clients.js";
-import { createEdge } from "./edge/create-edge.js";
-import { createTaskList } from "./worker/tasks/task-list.js";
-import { remoteWorkerCheck, startWorker } from "./worker/create-worker.js";
+import { startService } from "./service/start-service.js";
 
 // `npm start`: the whole service in one process on embedded defaults — core gRPC server, the HTTP
 // edge with both gateways (in-process transport to core), and the worker.
@@ -31,66 +23,26 @@ try {
 }
 
 const logger = createLogger(config.logLevel);
-const storage = await startStorage(config, logger);
-const models = await loadModels(config, logger);
-const worker = config.runWorker
-  ? await startWorker({
-      db: storage.db,
-      databaseUrl: storage.databaseUrl,
-      concurrency: config.workerConcurrency,
-      tasks: createTaskList({ db: storage.db, vectors: storage.vectors, embedder: models.embedder, logger }),
-      logger,
-    })
-  : undefined;
-const core = createCore({
-  db: storage.db,
-  vectors: storage.vectors,
-  embedder: models.embedder,
-  reranker: models.reranker,
-  logger,
-  version,
-  publicUrl: config.publicUrl,
-  trustClientIp: true,
-  workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
-});
-const grpc = await startGrpcServer({
-  routes: core.routes,
-  interceptors: core.interceptors,
-  host: config.host,
-  port: config.grpcPort,
-});
-const transport = createRouterTransport(core.routes, { router: { interceptors: core.interceptors } });
-const edge = await createEdge({
-  clients: createCoreClients(transport),
-  logger,
-  version,
-  trustProxy: config.trustProxy,
-  corsOrigins: config.corsOrigins,
-});
-await edge.listen({ host: config.host, port: config.port });
+const service = await startService({ config, logger, version });
 logger.info(
   {
-    http: `http://${config.host}:${config.port}`,
-    grpc: `${config.host}:${grpc.port}`,
+    http: service.httpUrl,
+    grpc: service.grpcUrl,
     mcp: `${config.publicUrl}/api/mcp/v1`,
-    worker: worker ? "in process" : "off",
-    embedder: models.embedder.id,
-    reranker: models.reranker?.id ?? "none",
+    worker: service.worker ? "in process" : "off",
+    embedder: service.models.embedder.id,
+    reranker: service.models.reranker?.id ?? "none",
   },
   `memory-service ${version} listening`,
 );
-if (storage.embedded) await bootstrapDefaultTenant(storage.db, config.publicUrl);
+if (service.storage.embedded) await bootstrapDefaultTenant(service.storage.db, config.publicUrl);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "shutting down: draining requests and jobs");
-  await edge.close();
-  await grpc.close();
-  await worker?.stop();
-  await models.close();
-  await storage.stop();
+  await service.stop();
   logger.info("stopped");
   process.exit(0);
 }

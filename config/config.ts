@@ -12,13 +12,16 @@ const optionalUrl = (protocols: readonly string[]) =>
     .string()
     .trim()
     .min(1)
-    .refine((v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL starting with ${protocols.join(" or ")}`)
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL starting with ${protocols.join(" or ")}`,
+    )
     .optional();
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])

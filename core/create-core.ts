@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { Logger } from "../config/logger.js";
 import { file_grpc_health_v1_health, Health } from "../gen/grpc/health/v1/health_pb.js";
 import { ServerReflection as ReflectionV1 } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ReflectionV1alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -10,10 +11,10 @@ import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/r
 import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
-import type { Logger } from "../config/logger.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
 import { createBillingService } from "./billing/billing-service.js";
+import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { createIngestService } from "./ingest/ingest-service.js";
@@ -76,7 +77,12 @@ export function createCore(options: CoreOptions): Core {
     file_memory_v1_errors,
     file_grpc_health_v1_health,
   ]);
-  const reflectedServices = [...MEMORY_SERVICES, Health.typeName, ReflectionV1.typeName, ReflectionV1alpha.typeName];
+  const reflectedServices = [
+    ...MEMORY_SERVICES,
+    Health.typeName,
+    ReflectionV1.typeName,
+    ReflectionV1alpha.typeName,
+  ];
   const reflection = createReflectionServices(registry, reflectedServices);
   const status = createStatusService({
     service: SERVICE_NAME,
@@ -87,19 +93,25 @@ export function createCore(options: CoreOptions): Core {
       {
         name: "database",
         optional: false,
-        check: async () => ((await db.ping()) ? { status: "ok", detail: "" } : { status: "down", detail: "no answer" }),
+        check: async () =>
+          (await db.ping()) ? { status: "ok", detail: "" } : { status: "down", detail: "no answer" },
       },
       {
         name: "vector_store",
         optional: false,
         check: async () =>
-          (await vectors.ping()) ? { status: "ok", detail: vectors.uri } : { status: "down", detail: "no answer" },
+          (await vectors.ping())
+            ? { status: "ok", detail: vectors.uri }
+            : { status: "down", detail: "no answer" },
       },
       options.workerCheck,
       {
         name: "embedder",
         optional: false,
-        check: async () => ({ status: "ok", detail: `${options.embedder.id} (${options.embedder.dim} dims)` }),
+        check: async () => ({
+          status: "ok",
+          detail: `${options.embedder.id} (${options.embedder.dim} dims)`,
+        }),
       },
       {
         name: "reranker",
@@ -111,7 +123,11 @@ export function createCore(options: CoreOptions): Core {
 
   return {
     authenticator,
-    interceptors: [createAuthInterceptor(authenticator, { trustClientIp: options.trustClientIp }), createValidateInterceptor()],
+    interceptors: [
+      createErrorInterceptor(options.logger),
+      createAuthInterceptor(authenticator, { trustClientIp: options.trustClientIp }),
+      createValidateInterceptor(),
+    ],
     routes(router) {
       router.service(RecallService, createRecallService());
       router.service(IngestService, createIngestService());
@@ -120,7 +136,10 @@ export function createCore(options: CoreOptions): Core {
       router.service(BillingService, createBillingService());
       router.service(WebhookService, createWebhookService());
       router.service(StatusService, status);
-      router.service(Health, createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) }));
+      router.service(
+        Health,
+        createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) }),
+      );
       router.service(ReflectionV1, reflection.v1);
       router.service(ReflectionV1alpha, reflection.v1alpha);
     },

@@ -50,7 +50,9 @@ export const invalidArgument = (field: string, message: string) =>
 export const notFound = (what: string) => coreError(Code.NotFound, "not_found", `${what} not found`);
 
 export const contentRequired = (field = "content") =>
-  coreError(Code.InvalidArgument, "content_required", `${field} is required and must not be empty`, { field });
+  coreError(Code.InvalidArgument, "content_required", `${field} is required and must not be empty`, {
+    field,
+  });
 
 export const tooLarge = (field: string, limit: string, hint: string) =>
   coreError(Code.InvalidArgument, "too_large", `${field} is larger than ${limit}; ${hint}`, { field });
@@ -58,7 +60,8 @@ export const tooLarge = (field: string, limit: string, hint: string) =>
 export const unauthenticated = (message = "missing or invalid credentials") =>
   coreError(Code.Unauthenticated, "unauthenticated", message);
 
-export const permissionDenied = (message: string) => coreError(Code.PermissionDenied, "permission_denied", message);
+export const permissionDenied = (message: string) =>
+  coreError(Code.PermissionDenied, "permission_denied", message);
 
 export function planGateError(gate: Omit<PlanGate, "$typeName" | "$unknown">): ConnectError {
   const value = create(PlanGateSchema, gate);

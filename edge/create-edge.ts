@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { ConnectError } from "@connectrpc/connect";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import cors from "@fastify/cors";
-import { ConnectError } from "@connectrpc/connect";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
@@ -74,8 +74,12 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const [first] = error.validation;
-      const field = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
-      return reply.code(400).send({ error: `${field ? `${field}: ` : ""}${first?.message ?? "invalid request"}` });
+      const field =
+        first?.instancePath.replace(/^\//, "").replaceAll("/", ".") ||
+        String(first?.params?.missingProperty ?? "");
+      return reply
+        .code(400)
+        .send({ error: `${field ? `${field}: ` : ""}${first?.message ?? "invalid request"}` });
     }
     if (error instanceof ConnectError) {
       const mapped = toHttpError(error);

@@ -1,5 +1,10 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema, type PlanGate, PlanGateSchema, RetryInfoSchema } from "../gen/memory/v1/errors_pb.js";
+import {
+  ErrorInfoSchema,
+  type PlanGate,
+  PlanGateSchema,
+  RetryInfoSchema,
+} from "../gen/memory/v1/errors_pb.js";
 
 /** What a gateway needs to answer a failed core call, read from the error's details. */
 export interface ErrorDetails {

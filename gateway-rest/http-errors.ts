@@ -42,7 +42,8 @@ const HTTP_STATUS_BY_REASON: Readonly<Record<string, number>> = {
 
 export function toHttpError(error: unknown): HttpError {
   const details: ErrorDetails = readErrorDetails(error);
-  const status = (details.reason && HTTP_STATUS_BY_REASON[details.reason]) || HTTP_STATUS_BY_CODE[details.code];
+  const status =
+    (details.reason && HTTP_STATUS_BY_REASON[details.reason]) || HTTP_STATUS_BY_CODE[details.code];
   const headers: Record<string, string> = {};
   if (status === 401) headers["www-authenticate"] = 'Bearer realm="memory-service"';
   if (status === 429) headers["retry-after"] = String(details.retryAfterSeconds ?? 60);

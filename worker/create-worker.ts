@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { type Runner, run, type TaskList } from "graphile-worker";
+import pg from "pg";
 import type { Logger } from "../config/logger.js";
 import type { ComponentCheck } from "../core/status/status-service.js";
 import type { Database } from "../core/store/database.js";
@@ -26,8 +27,12 @@ export interface Worker {
 /** Runs background jobs (async indexing, reconciliation, webhook delivery) from the durable queue. */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  // Our own pool so a lost database connection is logged, not an unhandled 'error' that would
+  // take the whole process down; graphile-worker reconnects by itself.
+  const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
+  pgPool.on("error", (error) => options.logger.warn({ err: error }, "worker database connection lost"));
   const runner: Runner = await run({
-    connectionString: options.databaseUrl,
+    pgPool,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
@@ -56,12 +61,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     check: {
       name: "worker",
       optional: false,
-      check: async () => (running ? { status: "ok", detail: `in process (${id})` } : { status: "down", detail: "stopped" }),
+      check: async () =>
+        running ? { status: "ok", detail: `in process (${id})` } : { status: "down", detail: "stopped" },
     },
     async stop() {
       clearInterval(timer);
       await runner.stop();
       running = false;
+      await pgPool.end();
       await options.db.sql`delete from worker_heartbeats where worker_id = ${id}`.catch(() => undefined);
     },
   };
@@ -76,7 +83,9 @@ export function remoteWorkerCheck(db: Database): ComponentCheck {
       const [row] = await db.sql<{ n: number }[]>`
         select count(*)::int as n from worker_heartbeats where seen_at > now() - interval '30 seconds'`;
       const n = row?.n ?? 0;
-      return n > 0 ? { status: "ok", detail: `${n} worker(s) alive` } : { status: "down", detail: "no worker alive" };
+      return n > 0
+        ? { status: "ok", detail: `${n} worker(s) alive` }
+        : { status: "down", detail: "no worker alive" };
     },
   };
 }

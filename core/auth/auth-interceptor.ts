@@ -14,7 +14,8 @@ export function enforceRequirement(requirement: Requirement, principal: Principa
   }
   if (requirement.kind === "any") return;
   if (requirement.kind === "session" || requirement.kind === "session-tenant") {
-    if (principal.kind !== "session") throw unauthenticated(`${method} needs a signed-in session, not an API token`);
+    if (principal.kind !== "session")
+      throw unauthenticated(`${method} needs a signed-in session, not an API token`);
   }
   if (requirement.kind === "session") return;
   if (principal.tenantId === undefined) {
@@ -30,7 +31,10 @@ export function enforceRequirement(requirement: Requirement, principal: Principa
  * as x-session-token / a browser sends as cookie) and checks the method's requirement from the one
  * table. Direct gRPC clients get exactly the same checks as the gateways.
  */
-export function createAuthInterceptor(authenticator: Authenticator, options: { trustClientIp: boolean }): Interceptor {
+export function createAuthInterceptor(
+  authenticator: Authenticator,
+  options: { trustClientIp: boolean },
+): Interceptor {
   return (next) => async (req) => {
     const method = `${req.service.typeName}/${req.method.name}`;
     const requirement = METHOD_REQUIREMENTS[method];

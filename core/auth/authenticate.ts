@@ -1,8 +1,8 @@
-import type { Database } from "../store/database.js";
+import { unauthenticated } from "../errors.js";
 import { type LimitsOverride, limitsFor } from "../plans/plans.js";
+import type { Database } from "../store/database.js";
 import { ANONYMOUS, type PlanName, type Principal, type Scope } from "./principal.js";
 import { hashSecret, parseBearer, sameHash } from "./token-format.js";
-import { unauthenticated } from "../errors.js";
 
 /** Credentials as they arrive in request metadata. */
 export interface Credentials {

@@ -25,7 +25,9 @@ export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
  * Reads `Authorization: Bearer <token>` strictly: the scheme exactly "Bearer", exactly one space,
  * a token of the documented format. Anything else is malformed (401), never a guess.
  */
-export function parseBearer(header: string | null | undefined): { token: string } | { error: string } | undefined {
+export function parseBearer(
+  header: string | null | undefined,
+): { token: string } | { error: string } | undefined {
   if (header === null || header === undefined || header === "") return undefined;
   if (!header.startsWith("Bearer ")) return { error: "Authorization header must be 'Bearer <token>'" };
   const token = header.slice(7);

@@ -1,11 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
-  Health,
+  type Health,
   type HealthCheckResponse,
-  HealthCheckResponse_ServingStatus as ServingStatus,
   HealthCheckResponseSchema,
   HealthListResponseSchema,
+  HealthCheckResponse_ServingStatus as ServingStatus,
 } from "../../gen/grpc/health/v1/health_pb.js";
 
 export interface HealthServiceOptions {
@@ -26,7 +26,7 @@ export function createHealthService(options: HealthServiceOptions): ServiceImpl<
   const known = new Set(["", ...options.services]);
   const interval = options.watchIntervalMs ?? 1000;
 
-  async function statusOf(service: string): Promise<HealthCheckResponse> {
+  async function statusOf(): Promise<HealthCheckResponse> {
     const up = await options.isDatabaseUp();
     return create(HealthCheckResponseSchema, {
       status: up ? ServingStatus.SERVING : ServingStatus.NOT_SERVING,
@@ -36,11 +36,11 @@ export function createHealthService(options: HealthServiceOptions): ServiceImpl<
   return {
     async check(req) {
       if (!known.has(req.service)) throw new ConnectError(`unknown service ${req.service}`, Code.NotFound);
-      return statusOf(req.service);
+      return statusOf();
     },
     async list() {
       const statuses: Record<string, HealthCheckResponse> = {};
-      for (const name of known) statuses[name] = await statusOf(name);
+      for (const name of known) statuses[name] = await statusOf();
       return create(HealthListResponseSchema, { statuses });
     },
     async *watch(req, ctx) {
@@ -50,7 +50,7 @@ export function createHealthService(options: HealthServiceOptions): ServiceImpl<
       }
       let last: ServingStatus | undefined;
       while (!ctx.signal.aborted) {
-        const current = await statusOf(req.service);
+        const current = await statusOf();
         if (current.status !== last) {
           last = current.status;
           yield current;

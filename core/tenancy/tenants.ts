@@ -22,7 +22,8 @@ export async function createTenant(
     on conflict (slug) do nothing
     returning id, slug, name, plan`;
   const [row] = rows;
-  if (!row) throw coreError(Code.AlreadyExists, "conflict", `slug "${input.slug}" is taken`, { field: "slug" });
+  if (!row)
+    throw coreError(Code.AlreadyExists, "conflict", `slug "${input.slug}" is taken`, { field: "slug" });
   return row;
 }
 

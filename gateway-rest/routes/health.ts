@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { forwardedHeaders } from "../../edge/credentials.js";
 import type { CoreClients } from "../../edge/core-clients.js";
+import { forwardedHeaders } from "../../edge/credentials.js";
 
 const componentSchema = z.object({
   name: z.string(),

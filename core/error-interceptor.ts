@@ -1,0 +1,47 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Logger } from "../config/logger.js";
+import { coreError } from "./errors.js";
+
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+]);
+
+/** True for "the database (or another dependency) cannot be reached", as opposed to a bug. */
+export function isConnectionError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string") return false;
+  // SQLSTATE class 08 (connection exception), 57P01..57P03 (admin shutdown, cannot connect now).
+  return CONNECTION_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code);
+}
+
+/**
+ * Outermost interceptor: errors core modelled pass through; a lost dependency becomes UNAVAILABLE
+ * (HTTP 503, retryable); anything else is a bug, logged with its stack and answered INTERNAL
+ * without internals.
+ */
+export function createErrorInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    try {
+      return await next(req);
+    } catch (error) {
+      if (error instanceof ConnectError) throw error;
+      const method = `${req.service.typeName}/${req.method.name}`;
+      if (isConnectionError(error)) {
+        logger.warn({ err: error, method }, "dependency unavailable");
+        throw coreError(Code.Unavailable, "unavailable", "the database is unavailable; retry shortly", {
+          cause: error,
+        });
+      }
+      logger.error({ err: error, method }, "unhandled error in core");
+      throw coreError(Code.Internal, "unavailable", "internal error", { cause: error });
+    }
+  };
+}

@@ -1,0 +1,61 @@
+import { spawnSync } from "node:child_process";
+import test from "ava";
+import { ConfigError, loadConfig } from "../../config/config.js";
+
+test("defaults: embedded PostgreSQL, in-memory limits, ports 8080/50051, data in ./data", (t) => {
+  const config = loadConfig({});
+  t.is(config.port, 8080);
+  t.is(config.grpcPort, 50051);
+  t.is(config.databaseUrl, undefined);
+  t.is(config.redisUrl, undefined);
+  t.regex(config.dataDir, /\/data$/);
+  t.is(config.lancedbUri, `${config.dataDir}/lancedb`);
+  t.is(config.embedding.kind, "builtin");
+  t.is(config.publicUrl, "http://localhost:8080");
+});
+
+test("an empty variable counts as unset", (t) => {
+  t.is(loadConfig({ PORT: "", DATABASE_URL: "" }).port, 8080);
+});
+
+for (const [variable, value] of [
+  ["PORT", "eighty"],
+  ["PORT", "70000"],
+  ["GRPC_PORT", "-1"],
+  ["DATABASE_URL", "mysql://x"],
+  ["REDIS_URL", "not a url"],
+  ["LOG_LEVEL", "loud"],
+  ["CORE_URL", "ftp://core"],
+  ["MASTER_KEY", "short"],
+] as const) {
+  test(`a bad ${variable} (${value}) is one ConfigError naming the variable`, (t) => {
+    const error = t.throws(() => loadConfig({ [variable]: value }), { instanceOf: ConfigError });
+    t.true(error?.message.startsWith(`${variable}: `), error?.message);
+    t.false(error?.message.includes("\n"));
+  });
+}
+
+test("secret-bearing values are never echoed in the error", (t) => {
+  const error = t.throws(() => loadConfig({ DATABASE_URL: "mysql://user:hunter2@db" }));
+  t.false(error?.message.includes("hunter2"));
+});
+
+test("a provider that needs settings says which one is missing", (t) => {
+  t.throws(() => loadConfig({ EMBEDDING_PROVIDER: "onnx" }), { message: /^EMBEDDING_MODEL_DIR: / });
+  t.throws(() => loadConfig({ EMBEDDING_PROVIDER: "http", EMBEDDING_URL: "http://x" }), {
+    message: /^EMBEDDING_MODEL: /,
+  });
+  t.throws(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" }), { message: /^STRIPE_WEBHOOK_SECRET: / });
+});
+
+test("npm start with a bad value exits 1 with one line naming the variable, no stack trace", (t) => {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "main.ts"], {
+    env: { ...process.env, PORT: "eighty" },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  t.is(result.status, 1);
+  const lines = result.stderr.trim().split("\n");
+  t.is(lines.length, 1, result.stderr);
+  t.regex(lines[0] ?? "", /^configuration error: PORT: /);
+});

@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import postgres from "postgres";
+import { startEmbeddedPostgres } from "../core/store/embedded-postgres.js";
+import { ensureTemplateDatabase } from "./helpers/template-database.js";
+
+// `npm test`: finds a PostgreSQL for the test run (TEST_DATABASE_URL, else the local server on
+// 127.0.0.1:5432, else one embedded PostgreSQL for the whole run), prepares a migrated template
+// database that each test file clones, then runs ava with the given arguments.
+
+const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
+async function reachable(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => undefined });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+let adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_URL;
+let stopEmbedded: (() => Promise<void>) | undefined;
+if (!(await reachable(adminUrl))) {
+  if (process.env.TEST_DATABASE_URL) {
+    process.stderr.write(`TEST_DATABASE_URL is not reachable\n`);
+    process.exit(1);
+  }
+  process.stderr.write("no PostgreSQL on 127.0.0.1:5432: starting an embedded one for this test run\n");
+  const server = await startEmbeddedPostgres({
+    dataDir: resolve(".tmp/test-postgres"),
+    port: 54398,
+    database: "postgres",
+  });
+  adminUrl = server.url;
+  stopEmbedded = () => server.stop();
+}
+
+const template = await ensureTemplateDatabase(adminUrl);
+const ava = spawn(
+  process.execPath,
+  [resolve("node_modules/ava/entrypoints/cli.mjs"), ...process.argv.slice(2)],
+  {
+    stdio: "inherit",
+    env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template },
+  },
+);
+const code = await new Promise<number>((done) => ava.on("exit", (c) => done(c ?? 1)));
+await stopEmbedded?.();
+process.exit(code);

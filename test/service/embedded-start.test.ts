@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "ava";
+import { freePort } from "../helpers/free-port.js";
+import { spawnService, waitForHealth } from "../helpers/service-process.js";
+import { waitFor } from "../helpers/test-service.js";
+
+// The README's quick start: `npm start` with no configuration runs everything on embedded
+// defaults; a restart reuses the data; SIGTERM drains and exits cleanly.
+
+test("embedded mode: first start bootstraps a token, restart keeps the data, SIGTERM exits 0", async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), "memory-embedded-"));
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    GRPC_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+  };
+  const base = `http://127.0.0.1:${env.PORT}`;
+  try {
+    const first = spawnService(env);
+    await waitForHealth(base);
+    const token = await waitFor(() => first.output().match(/kmt_[A-Za-z0-9_-]{43}/)?.[0], {
+      what: "the bootstrap token in the output",
+    });
+    const health = await fetch(`${base}/api/health`, { headers: { authorization: `Bearer ${token}` } });
+    t.is(health.status, 200);
+    t.regex(first.output(), /embedded PostgreSQL/);
+    first.child.kill("SIGTERM");
+    t.is(await first.exited, 0);
+    t.regex(first.output(), /"msg":"stopped"/);
+
+    const second = spawnService(env);
+    await waitForHealth(base);
+    t.false(/kmt_[A-Za-z0-9_-]{43}/.test(second.output()), "no second bootstrap token");
+    const again = await fetch(`${base}/api/health`, { headers: { authorization: `Bearer ${token}` } });
+    t.is(again.status, 200, "the token issued on the first start still works");
+    second.child.kill("SIGINT");
+    t.is(await second.exited, 0);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
