@@ -30,12 +30,12 @@ const loaderOptions = {
 };
 const healthPkg = grpc.loadPackageDefinition(
   protoLoader.loadSync("grpc/health/v1/health.proto", loaderOptions),
-) as {
+) as unknown as {
   grpc: { health: { v1: { Health: new (address: string, creds: grpc.ChannelCredentials) => HealthClient } } };
 };
 const reflectionPkg = grpc.loadPackageDefinition(
   protoLoader.loadSync("grpc/reflection/v1/reflection.proto", loaderOptions),
-) as {
+) as unknown as {
   grpc: {
     reflection: {
       v1: { ServerReflection: new (address: string, creds: grpc.ChannelCredentials) => ReflectionClient };
