@@ -1,27 +1,15 @@
-import { readFileSync } from "node:fs";
-import { ConfigError, loadConfig } from "./config/config.js";
+import { loadConfigOrExit, onShutdownSignal } from "./config/load-or-exit.js";
 import { createLogger } from "./config/logger.js";
+import { readVersion } from "./config/read-version.js";
 import { bootstrapDefaultTenant } from "./core/tenancy/bootstrap-default-tenant.js";
 import { startService } from "./service/start-service.js";
 
 // `npm start`: the whole service in one process on embedded defaults — core gRPC server, the HTTP
-// edge with both gateways (in-process transport to core), and the worker.
+// edge with both gateways (in-process transport to core), and the worker. The parts also run alone:
+// core/main.ts, edge/main.ts, worker/main.ts.
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
-
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`configuration error: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
-
+const version = readVersion();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const service = await startService({ config, logger, version });
 logger.info(
@@ -37,14 +25,8 @@ logger.info(
 );
 if (service.storage.embedded) await bootstrapDefaultTenant(service.storage.db, config.publicUrl);
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
+onShutdownSignal(async (signal) => {
   logger.info({ signal }, "shutting down: draining requests and jobs");
   await service.stop();
   logger.info("stopped");
-  process.exit(0);
-}
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+});

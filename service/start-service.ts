@@ -9,8 +9,8 @@ import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
 import { type CoreClients, createCoreClients } from "../edge/core-clients.js";
 import { createEdge } from "../edge/create-edge.js";
-import { remoteWorkerCheck, startWorker, type Worker } from "../worker/create-worker.js";
-import { createTaskList } from "../worker/tasks/task-list.js";
+import { remoteWorkerCheck, type Worker } from "../worker/create-worker.js";
+import { startConfiguredWorker } from "../worker/start-configured-worker.js";
 
 /** The whole service in one process: storage, core (gRPC), the HTTP edge, the worker. */
 export interface RunningService {
@@ -47,16 +47,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     const models = options.models ?? (await loadModels(config, logger));
     stops.push(() => models.close());
     const worker = config.runWorker
-      ? await startWorker({
-          db: storage.db,
-          databaseUrl: storage.databaseUrl,
-          concurrency: config.workerConcurrency,
-          tasks: createTaskList({
-            db: storage.db,
-            vectors: storage.vectors,
-            embedder: models.embedder,
-            logger,
-          }),
+      ? await startConfiguredWorker(config, storage, models, logger),
           logger,
         })
       : undefined;

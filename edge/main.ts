@@ -1,0 +1,32 @@
+import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
+import { createLogger } from "../config/logger.js";
+import { readVersion } from "../config/read-version.js";
+import { createCoreClients, createRemoteCoreTransport } from "./core-clients.js";
+import { createEdge } from "./create-edge.js";
+
+// `npm run start:gateway`: the HTTP edge with both gateways alone, reaching core over gRPC at
+// CORE_URL. Stateless: run as many as needed behind a load balancer.
+
+const version = readVersion();
+const config = loadConfigOrExit((c) =>
+  c.coreUrl ? undefined : "CORE_URL: required to run the gateway alone",
+);
+const logger = createLogger(config.logLevel);
+const edge = await createEdge({
+  clients: createCoreClients(createRemoteCoreTransport(config.coreUrl ?? "")),
+  logger,
+  version,
+  trustProxy: config.trustProxy,
+  corsOrigins: config.corsOrigins,
+});
+await edge.listen({ host: config.host, port: config.port });
+logger.info(
+  { http: `http://${config.host}:${config.port}`, core: config.coreUrl },
+  `gateway ${version} listening`,
+);
+
+onShutdownSignal(async (signal) => {
+  logger.info({ signal }, "gateway shutting down");
+  await edge.close();
+  logger.info("stopped");
+});
