@@ -47,9 +47,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     const models = options.models ?? (await loadModels(config, logger));
     stops.push(() => models.close());
     const worker = config.runWorker
-      ? await startConfiguredWorker(config, storage, models, logger),
-          logger,
-        })
+      ? await startConfiguredWorker(config, storage, models, logger)
       : undefined;
     if (worker) stops.push(() => worker.stop());
     const core = createCore({
