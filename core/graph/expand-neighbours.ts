@@ -1,0 +1,129 @@
+import type { Sql, TransactionSql } from "../store/database.js";
+import { LINEAGE_REL_TYPES } from "./relation-types.js";
+
+/** Deepest expansion the spec allows (recall `hops` 0 to 3). */
+export const MAX_HOPS = 3;
+/**
+ * Edges followed per node and hop when the caller sets no cap. With 10 seeds and 3 hops the walk
+ * looks at no more than 10 + 10·f + 10·f² nodes' edges (f = fan-out), whatever the degree of a hub;
+ * bench/graph.ts measures the latency this buys (docs/graph.md).
+ */
+export const DEFAULT_FAN_OUT = 10;
+export const MAX_FAN_OUT = 100;
+
+export interface ExpandNeighboursOptions {
+  readonly tenantId: string;
+  /** Memory ids to expand from; a superseded id stands for its lineage's version at `asOf`/now. */
+  readonly seeds: readonly string[];
+  /** 0 to 3; values outside are clamped. */
+  readonly hops: number;
+  /** Edges followed per node (newest first); default DEFAULT_FAN_OUT, at most MAX_FAN_OUT. */
+  readonly fanOut?: number;
+  /** Walk the graph as it was at this instant (valid time); unset: the current graph. */
+  readonly asOf?: Date;
+}
+
+export interface Neighbour {
+  readonly memoryId: string;
+  /** Shortest distance from any seed (1 to hops). */
+  readonly hops: number;
+  /** Relation from `fromId` to `memoryId` over which the node was first reached. */
+  readonly viaRelType: string;
+  readonly fromId: string;
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, Math.trunc(value)));
+
+/**
+ * Breadth-first expansion from `seeds` over current edges (or those valid at `asOf`), in both
+ * directions (each link stores its inverse, so outgoing rows cover both), as one recursive CTE.
+ *
+ * Each CTE row is a whole BFS level (arrays of ids), which lets the recursive term drop nodes
+ * already visited on any path — a per-row recursion would re-expand them and grow as fᴴ per seed.
+ * A hub costs at most `fanOut` index entries per visit (LIMIT over edges_current_from_idx).
+ * Lineage edges (SUPERSEDES) are not followed: they connect versions of the same fact.
+ * Seeds are not returned. Neighbours need no version resolution: update_fact moves current edges to
+ * the new version and closes the old ones, so edges valid at T join versions valid at T; the final
+ * join still maps any stray superseded id to its lineage's version valid at T.
+ */
+export async function expandNeighbours(
+  tx: Sql | TransactionSql,
+  options: ExpandNeighboursOptions,
+): Promise<Neighbour[]> {
+  const hops = clamp(options.hops, 0, MAX_HOPS);
+  const fanOut = clamp(options.fanOut ?? DEFAULT_FAN_OUT, 1, MAX_FAN_OUT);
+  if (hops === 0 || options.seeds.length === 0) return [];
+  const { tenantId, asOf } = options;
+  const lineage = tx.array([...LINEAGE_REL_TYPES]);
+
+  // Validity filters as literal SQL so the planner can pick the partial index for the current graph.
+  const edgeValid = asOf
+    ? tx`e.valid_from <= ${asOf} and (e.valid_to is null or e.valid_to > ${asOf})`
+    : tx`e.valid_to is null`;
+  const versionValid = asOf
+    ? tx`v.valid_from <= ${asOf} and (v.valid_to is null or v.valid_to > ${asOf})`
+    : tx`v.valid_to is null`;
+  const memoryValid = asOf
+    ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
+    : tx`m.valid_to is null`;
+
+  const rows = await tx<{ memory_id: string; hops: number; via: string; from_id: string }[]>`
+    with recursive
+    seeds as (
+      select coalesce(r.id, m.id) as id
+      from memories m
+      left join lateral (
+        select v.id from memories v
+        where not (${memoryValid}) and v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
+          and ${versionValid}
+        order by v.valid_from desc limit 1
+      ) r on true
+      where m.tenant_id = ${tenantId} and m.id = any(${tx.array([...options.seeds])}::uuid[])
+        and (${memoryValid} or r.id is not null)
+    ),
+    walk(depth, ids, froms, vias, visited) as (
+      select 0, array_agg(distinct id), null::uuid[], null::text[], array_agg(distinct id) from seeds
+      union all
+      select w.depth + 1, n.ids, n.froms, n.vias, w.visited || n.ids
+      from walk w
+      cross join lateral (
+        select array_agg(x.to_id) as ids, array_agg(x.from_id) as froms, array_agg(x.rel_type) as vias
+        from (
+          select distinct on (c.to_id) c.to_id, c.from_id, c.rel_type
+          from unnest(w.ids) as f(id)
+          cross join lateral (
+            select e.to_id, e.from_id, e.rel_type from edges e
+            where e.tenant_id = ${tenantId} and e.from_id = f.id and ${edgeValid}
+              and e.rel_type <> all(${lineage}::text[])
+            order by e.valid_from desc, e.id
+            limit ${fanOut}
+          ) c
+          where c.to_id <> all(w.visited)
+          order by c.to_id, c.from_id, c.rel_type
+        ) x
+      ) n
+      where w.depth < ${hops} and n.ids is not null
+    ),
+    reached as (
+      select r.id, w.depth, r.from_id, r.via
+      from walk w, unnest(w.ids, w.froms, w.vias) as r(id, from_id, via)
+      where w.depth > 0
+    )
+    select distinct on (coalesce(cur.id, m.id))
+      coalesce(cur.id, m.id) as memory_id, r.depth as hops, r.via, r.from_id
+    from reached r
+    join memories m on m.tenant_id = ${tenantId} and m.id = r.id
+    left join lateral (
+      select v.id from memories v
+      where not (${memoryValid}) and v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
+        and ${versionValid}
+      order by v.valid_from desc limit 1
+    ) cur on true
+    where (${memoryValid} or cur.id is not null)
+      and coalesce(cur.id, m.id) not in (select id from seeds)
+    order by coalesce(cur.id, m.id), r.depth, r.from_id`;
+
+  return rows
+    .map((r) => ({ memoryId: r.memory_id, hops: r.hops, viaRelType: r.via, fromId: r.from_id }))
+    .sort((a, b) => a.hops - b.hops || (a.memoryId < b.memoryId ? -1 : 1));
+}
