@@ -1,18 +1,117 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
+import { CHUNK_VECTOR_SCHEMA, type ChunkVectorRow, toChunkVectorRecord } from "./chunk-vector-schema.js";
+import { idListFilter, inBatches, validityFilter } from "./vector-filters.js";
+import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
 
-/** The LanceDB database holding chunk vectors (one table per tenant and embedding space). */
+export type { ChunkVectorRow } from "./chunk-vector-schema.js";
+
+/** One vector search hit: cosine distance, lower is closer. */
+export interface VectorHit {
+  readonly chunkId: string;
+  readonly memoryId: string;
+  readonly distance: number;
+}
+
+export interface VectorSearchOptions {
+  /** Point in time (spec service_recall_at_time); unset: current versions only. */
+  readonly asOf?: Date;
+}
+
+/**
+ * The LanceDB database holding chunk vectors, one table per tenant and embedding space (DESIGN
+ * "Storage"). This is the API recall, graph and ingest call; docs/ingest.md documents it.
+ */
 export interface VectorStore {
   readonly uri: string;
   readonly connection: lancedb.Connection;
   /** True when the store answers a table listing. */
   ping(): Promise<boolean>;
+  search(
+    tenantId: string,
+    space: string,
+    queryVector: Float32Array,
+    k: number,
+    options?: VectorSearchOptions,
+  ): Promise<VectorHit[]>;
+  upsert(
+    tenantId: string,
+    space: string,
+    rows: readonly ChunkVectorRow[],
+    options?: { mode?: "append" | "merge" },
+  ): Promise<void>;
+  setValidTo(tenantId: string, memoryIds: readonly string[], validTo: Date | null): Promise<void>;
+  delete(tenantId: string, memoryIds: readonly string[]): Promise<void>;
+  count(tenantId: string, space: string): Promise<number>;
+  spaces(tenantId: string): Promise<string[]>;
+  /** The (tenant, space) table, or undefined when it does not exist yet (worker jobs). */
+  openTable(tenantId: string, space: string): Promise<lancedb.Table | undefined>;
+  /** Every chunk-vector table (worker maintenance). */
+  listTables(): Promise<{ tenantId: string; space: string; name: string }[]>;
+  /** Removes one (tenant, space) table (re-embed drops the old space). */
+  dropSpace(tenantId: string, space: string): Promise<void>;
   close(): void;
 }
 
 export async function openVectorStore(uri: string): Promise<VectorStore> {
   if (!uri.includes("://")) await mkdir(uri, { recursive: true });
-  const connection = await lancedb.connect(uri);
+  // Core and worker may be separate processes writing the same tables: check for a newer table
+  // version on every read instead of serving a stale cached one.
+  const connection = await lancedb.connect(uri, { readConsistencyInterval: 0 });
+  const tables = new Map<string, Promise<lancedb.Table | undefined>>();
+
+  const existing = (name: string): Promise<lancedb.Table | undefined> => {
+    let table = tables.get(name);
+    if (!table) {
+      table = connection.openTable(name).then(
+        (t) => t,
+        (error: unknown) => {
+          tables.delete(name);
+          if (/not found|does not exist|was not found/i.test(String(error))) return undefined;
+          throw error;
+        },
+      );
+      tables.set(name, table);
+    }
+    return table.then((t) => {
+      // A miss is not cached: another process may create the table any moment.
+      if (t === undefined) tables.delete(name);
+      return t;
+    });
+  };
+
+  const createOrOpen = async (name: string): Promise<lancedb.Table> => {
+    const found = await existing(name);
+    if (found) return found;
+    const created = connection
+      .createEmptyTable(name, CHUNK_VECTOR_SCHEMA, { existOk: true })
+      .catch(async (error: unknown) => {
+        // Two writers creating the same table at once: the loser opens the winner's.
+        if (/already exists/i.test(String(error))) return connection.openTable(name);
+        throw error;
+      });
+    tables.set(name, created);
+    try {
+      return await created;
+    } catch (error) {
+      tables.delete(name);
+      throw error;
+    }
+  };
+
+  const tenantTables = async (tenantId: string): Promise<string[]> => {
+    const prefix = tenantTablePrefix(tenantId);
+    const names: string[] = [];
+    let startAfter = prefix;
+    for (;;) {
+      const page = await connection.tableNames({ startAfter, limit: 100 });
+      const mine = page.filter((n) => n.startsWith(prefix));
+      names.push(...mine);
+      if (page.length < 100 || mine.length < page.length) return names;
+      startAfter = page[page.length - 1] ?? prefix;
+    }
+  };
+
   return {
     uri,
     connection,
@@ -22,6 +121,80 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
         return true;
       } catch {
         return false;
+      }
+    },
+    async search(tenantId, space, queryVector, k, options = {}) {
+      if (k < 1) return [];
+      const table = await existing(vectorTableName(tenantId, space));
+      if (!table) return [];
+      const rows = (await table
+        .vectorSearch(Array.from(queryVector))
+        .distanceType("cosine")
+        .where(validityFilter(options.asOf))
+        .select(["chunk_id", "memory_id"])
+        .limit(k)
+        .toArray()) as { chunk_id: string; memory_id: string; _distance: number }[];
+      return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance }));
+    },
+    async upsert(tenantId, space, rows, options = {}) {
+      if (rows.length === 0) return;
+      const table = await createOrOpen(vectorTableName(tenantId, space));
+      const records = rows.map((row) => toChunkVectorRecord(tenantId, row));
+      if ((options.mode ?? "append") === "append") {
+        await table.add(records);
+        return;
+      }
+      await table.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(records);
+    },
+    async setValidTo(tenantId, memoryIds, validTo) {
+      if (memoryIds.length === 0) return;
+      const value = validTo === null ? "NULL" : String(validTo.getTime());
+      for (const name of await tenantTables(tenantId)) {
+        const table = await existing(name);
+        if (!table) continue;
+        for (const batch of inBatches(memoryIds)) {
+          await table.update({ where: idListFilter("memory_id", batch), valuesSql: { valid_to: value } });
+        }
+      }
+    },
+    async delete(tenantId, memoryIds) {
+      if (memoryIds.length === 0) return;
+      for (const name of await tenantTables(tenantId)) {
+        const table = await existing(name);
+        if (!table) continue;
+        for (const batch of inBatches(memoryIds)) await table.delete(idListFilter("memory_id", batch));
+      }
+    },
+    async count(tenantId, space) {
+      const table = await existing(vectorTableName(tenantId, space));
+      return table ? table.countRows() : 0;
+    },
+    async spaces(tenantId) {
+      return (await tenantTables(tenantId))
+        .map((name) => parseVectorTableName(name)?.space)
+        .filter((s): s is string => s !== undefined);
+    },
+    openTable: (tenantId, space) => existing(vectorTableName(tenantId, space)),
+    async listTables() {
+      const result: { tenantId: string; space: string; name: string }[] = [];
+      let startAfter: string | undefined;
+      for (;;) {
+        const page = await connection.tableNames(startAfter ? { startAfter, limit: 500 } : { limit: 500 });
+        for (const name of page) {
+          const parsed = parseVectorTableName(name);
+          if (parsed) result.push({ ...parsed, name });
+        }
+        if (page.length < 500) return result;
+        startAfter = page[page.length - 1];
+      }
+    },
+    async dropSpace(tenantId, space) {
+      const name = vectorTableName(tenantId, space);
+      tables.delete(name);
+      try {
+        await connection.dropTable(name);
+      } catch (error) {
+        if (!/not found|does not exist/i.test(String(error))) throw error;
       }
     },
     close: () => connection.close(),

@@ -1,0 +1,80 @@
+import type { Logger } from "../../config/logger.js";
+import type { Database } from "../store/database.js";
+import type { VectorStore } from "../vectors/vector-store.js";
+import type { IngestHooks } from "./ingest-deps.js";
+import { failureDetail, indexingError } from "./ingest-errors.js";
+import { markMemoryFailed } from "./mark-memory-failed.js";
+import type { PreparedContent } from "./prepare-memory-content.js";
+import type { WrittenVersion } from "./write-memory-version.js";
+
+export interface FinishIndexingDeps {
+  readonly db: Database;
+  readonly vectors: VectorStore;
+  readonly logger: Logger;
+  readonly hooks?: IngestHooks;
+}
+
+/**
+ * After the PostgreSQL commit: the vectors into LanceDB, then chunks.vector_stored and status indexed
+ * (DESIGN "Storage": a chunk is indexed only when its vector is stored). On failure the memory is
+ * marked failed and the core error (ingest_failed / provider_error) is thrown. A crash in between
+ * leaves status queued with vector_stored false, which the reconcile job repairs.
+ */
+export async function finishIndexing(
+  deps: FinishIndexingDeps,
+  tenantId: string,
+  written: WrittenVersion,
+  prepared: PreparedContent,
+): Promise<void> {
+  try {
+    await deps.hooks?.afterPostgresCommit?.(written.memoryId);
+    await deps.vectors.upsert(
+      tenantId,
+      prepared.space,
+      written.chunkIds.map((chunkId, i) => ({
+        chunkId,
+        memoryId: written.memoryId,
+        vector: prepared.vectors[i] ?? new Float32Array(0),
+        validFrom: written.validFrom,
+        validTo: null,
+      })),
+    );
+    await deps.hooks?.afterVectorsStored?.(written.memoryId);
+    await markIndexed(deps.db, tenantId, written.memoryId);
+  } catch (error) {
+    await failIndexing(deps, tenantId, written.memoryId, error);
+    throw indexingError(written.memoryId, error);
+  }
+}
+
+/** Marks every chunk of a memory vector_stored and the memory indexed, if it is still queued. */
+export async function markIndexed(db: Database, tenantId: string, memoryId: string): Promise<boolean> {
+  return db.withTenant(tenantId, async (tx) => {
+    await tx`update chunks set vector_stored = true
+             where tenant_id = ${tenantId} and memory_id = ${memoryId} and not vector_stored`;
+    const rows = await tx`
+      update memories set status = 'indexed', status_detail = null, updated_at = now()
+      where tenant_id = ${tenantId} and id = ${memoryId} and status = 'queued'
+      returning id`;
+    return rows.length > 0;
+  });
+}
+
+/** Marks the memory failed and removes any of its vectors already written (best effort, logged). */
+export async function failIndexing(
+  deps: FinishIndexingDeps,
+  tenantId: string,
+  memoryId: string,
+  cause: unknown,
+): Promise<void> {
+  deps.logger.warn({ err: cause, tenantId, memoryId }, "indexing failed; memory marked failed");
+  try {
+    await markMemoryFailed(deps.db, tenantId, memoryId, failureDetail(cause));
+  } catch (error) {
+    // The row stays queued; the reconcile job finishes or fails it later.
+    deps.logger.error({ err: error, tenantId, memoryId }, "could not mark memory failed");
+  }
+  await deps.vectors.delete(tenantId, [memoryId]).catch((error: unknown) => {
+    deps.logger.warn({ err: error, tenantId, memoryId }, "could not remove vectors of a failed memory");
+  });
+}

@@ -1,0 +1,21 @@
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { TransactionSql } from "../store/database.js";
+
+export type MemoryEvent = "memory.created" | "memory.updated";
+
+/**
+ * Writes an event into the outbox in the caller's transaction (DESIGN "Jobs and outbox"), so the
+ * webhook dispatcher sees it exactly when the memory exists. `payload` is the webhook body's `data`
+ * object (spec "Events": documentId, title, chunksWritten for memory.created); event, tenantId and
+ * occurredAt come from the outbox row's own columns.
+ */
+export async function insertOutboxEvent(
+  tx: TransactionSql,
+  tenantId: string,
+  event: MemoryEvent,
+  payload: JsonObject,
+): Promise<void> {
+  await tx`
+    insert into outbox (tenant_id, event, payload)
+    values (${tenantId}, ${event}, ${tx.json(payload)})`;
+}
