@@ -15,6 +15,12 @@ export interface CpuBoundEmbedderOptions {
   /** Embedding this text ends the thread (process.exit inside a worker ends only that worker). */
   readonly exitOn?: string;
   readonly failToStart?: boolean;
+  /**
+   * A rendezvous: each embed() call counts itself in slot 0 and waits (up to 10 s) until `parties` calls
+   * have arrived. Returns [1] per text if they all met, [0] if it waited in vain — proof of parallelism
+   * that does not depend on timing.
+   */
+  readonly barrier?: { readonly memory: SharedArrayBuffer; readonly parties: number };
 }
 
 export async function createCpuBoundEmbedder(
@@ -28,6 +34,7 @@ export async function createCpuBoundEmbedder(
     dim,
     tokenizer: { countTokens: (text) => text.split(/\s+/).filter(Boolean).length },
     async embed(texts) {
+      if (options.barrier !== undefined) return meet(options.barrier, texts.length);
       return texts.map((text) => {
         if (text === options.failOn) {
           throw new ProviderError(`cannot embed "${text}"`, {
@@ -40,6 +47,20 @@ export async function createCpuBoundEmbedder(
       });
     },
   };
+}
+
+function meet(barrier: { memory: SharedArrayBuffer; parties: number }, count: number): Float32Array[] {
+  const slots = new Int32Array(barrier.memory);
+  Atomics.add(slots, 0, 1);
+  Atomics.notify(slots, 0);
+  const deadline = Date.now() + 10_000;
+  let arrived = Atomics.load(slots, 0);
+  while (arrived < barrier.parties && Date.now() < deadline) {
+    Atomics.wait(slots, 0, arrived, deadline - Date.now());
+    arrived = Atomics.load(slots, 0);
+  }
+  const met = arrived >= barrier.parties ? 1 : 0;
+  return Array.from({ length: count }, () => Float32Array.of(met));
 }
 
 export function burn(text: string, dim: number, rounds: number): Float32Array {

@@ -42,6 +42,14 @@ test("workers return the provider's vectors in input order; id and dim come from
   await embedder.close?.();
 });
 
+test("two workers embed at the same time (both reach a shared barrier)", async (t) => {
+  const memory = new SharedArrayBuffer(4);
+  const embedder = await pool({ barrier: { memory, parties: 2 } }, { size: 2 });
+  const vectors = await embedder.embed(["a", "b"], "passage");
+  t.deepEqual(vectors, [Float32Array.of(1), Float32Array.of(1)]);
+  await embedder.close?.();
+});
+
 test("concurrent calls are all answered", async (t) => {
   const embedder = await pool({ dim: 8, rounds: 500 });
   const calls = Array.from({ length: 20 }, (_, c) => embedder.embed(texts(7, `call ${c}`), "query"));
