@@ -20,6 +20,7 @@ test("embedded mode: first start bootstraps a token, restart keeps the data, SIG
   const base = `http://127.0.0.1:${env.PORT}`;
   try {
     const first = spawnService(env);
+    t.teardown(() => first.child.kill("SIGKILL"));
     await waitForHealth(base);
     const token = await waitFor(() => first.output().match(/kmt_[A-Za-z0-9_-]{43}/)?.[0], {
       what: "the bootstrap token in the output",
@@ -32,6 +33,7 @@ test("embedded mode: first start bootstraps a token, restart keeps the data, SIG
     t.regex(first.output(), /"msg":"stopped"/);
 
     const second = spawnService(env);
+    t.teardown(() => second.child.kill("SIGKILL"));
     await waitForHealth(base);
     t.false(/kmt_[A-Za-z0-9_-]{43}/.test(second.output()), "no second bootstrap token");
     const again = await fetch(`${base}/api/health`, { headers: { authorization: `Bearer ${token}` } });
