@@ -130,7 +130,16 @@ export function createCore(options: CoreOptions): Core {
     ],
     routes(router) {
       router.service(RecallService, createRecallService());
-      router.service(IngestService, createIngestService());
+      router.service(
+        IngestService,
+        createIngestService({
+          db,
+          vectors,
+          embedder: options.embedder,
+          logger: options.logger,
+          upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+        }),
+      );
       router.service(GraphService, createGraphService());
       router.service(TenancyService, createTenancyService());
       router.service(BillingService, createBillingService());

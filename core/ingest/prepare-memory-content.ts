@@ -25,17 +25,24 @@ export interface PreparedContent {
 export interface ContentToPrepare {
   readonly title: string;
   readonly content: string;
-  /**
-   * Whether the caller gave the title. A given title heads every chunk's index text, so a short memory
-   * is found by its title; a derived title is the content's first line and would only repeat it.
-   */
-  readonly titleGiven: boolean;
+}
+
+/**
+ * The line that heads every chunk's index text: the title, so a short memory is found by its title —
+ * unless the content already starts with it (a derived title is the first line and would only repeat
+ * it). A pure function of the stored title and content, so the worker and reconcile rebuild exactly
+ * the index text the request path used.
+ */
+export function indexHeader(title: string, content: string): string {
+  const start = content.trimStart().replace(/^#{1,6}\s+/, "");
+  // A derived title of a long first line is cut and ends with "…".
+  const prefix = title.endsWith("…") ? title.slice(0, -1) : title;
+  return prefix.length > 0 && !start.startsWith(prefix) ? `${title}\n\n` : "";
 }
 
 /** Splits the content into ≈500-token chunks (spec "Chunk size") and indexes each one. */
 export function chunkContent(input: ContentToPrepare, embedder: EmbeddingProvider): PreparedChunk[] {
-  const header =
-    input.titleGiven && !input.content.trimStart().startsWith(input.title) ? `${input.title}\n\n` : "";
+  const header = indexHeader(input.title, input.content);
   return chunkText(input.content, { tokenizer: embedder.tokenizer }).map((chunk) => ({
     ordinal: chunk.ordinal,
     text: chunk.text,

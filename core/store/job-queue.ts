@@ -1,4 +1,5 @@
 import { Logger, runMigrations } from "graphile-worker";
+import type postgres from "postgres";
 import type { Sql, TransactionSql } from "./database.js";
 
 /**
@@ -33,7 +34,7 @@ export async function enqueueJob(
   options: EnqueueOptions = {},
 ): Promise<string> {
   const [row] = await tx<{ id: string }[]>`
-    select enqueue_job(${task}, ${JSON.stringify(payload)}::json, ${options.jobKey ?? null},
+    select enqueue_job(${task}, ${tx.json(payload as postgres.JSONValue)}::json, ${options.jobKey ?? null},
                        ${options.runAt ?? null}, ${options.maxAttempts ?? null}, ${options.priority ?? null})::text as id`;
   if (!row) throw new Error(`enqueue of ${task} returned no job`);
   return row.id;

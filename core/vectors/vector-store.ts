@@ -13,6 +13,13 @@ export interface VectorHit {
   readonly distance: number;
 }
 
+/** A stored row without its vector; validTo in epoch milliseconds, null while current. */
+export interface VectorRowInfo {
+  readonly chunkId: string;
+  readonly memoryId: string;
+  readonly validTo: number | null;
+}
+
 export interface VectorSearchOptions {
   /** Point in time (spec service_recall_at_time); unset: current versions only. */
   readonly asOf?: Date;
@@ -42,6 +49,10 @@ export interface VectorStore {
   ): Promise<void>;
   setValidTo(tenantId: string, memoryIds: readonly string[], validTo: Date | null): Promise<void>;
   delete(tenantId: string, memoryIds: readonly string[]): Promise<void>;
+  /** Removes rows by chunk id from one space (reconcile: orphans and duplicates). */
+  deleteChunks(tenantId: string, space: string, chunkIds: readonly string[]): Promise<void>;
+  /** Every row of one (tenant, space) table without its vector (reconcile). */
+  scan(tenantId: string, space: string): Promise<VectorRowInfo[]>;
   count(tenantId: string, space: string): Promise<number>;
   spaces(tenantId: string): Promise<string[]>;
   /** The (tenant, space) table, or undefined when it does not exist yet (worker jobs). */
@@ -131,7 +142,7 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
         .vectorSearch(Array.from(queryVector))
         .distanceType("cosine")
         .where(validityFilter(options.asOf))
-        .select(["chunk_id", "memory_id"])
+        .select(["chunk_id", "memory_id", "_distance"])
         .limit(k)
         .toArray()) as { chunk_id: string; memory_id: string; _distance: number }[];
       return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance }));
@@ -164,6 +175,22 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
         if (!table) continue;
         for (const batch of inBatches(memoryIds)) await table.delete(idListFilter("memory_id", batch));
       }
+    },
+    async deleteChunks(tenantId, space, chunkIds) {
+      if (chunkIds.length === 0) return;
+      const table = await existing(vectorTableName(tenantId, space));
+      if (!table) return;
+      for (const batch of inBatches(chunkIds)) await table.delete(idListFilter("chunk_id", batch));
+    },
+    async scan(tenantId, space) {
+      const table = await existing(vectorTableName(tenantId, space));
+      if (!table) return [];
+      const rows = (await table.query().select(["chunk_id", "memory_id", "valid_to"]).toArray()) as {
+        chunk_id: string;
+        memory_id: string;
+        valid_to: number | null;
+      }[];
+      return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, validTo: r.valid_to ?? null }));
     },
     async count(tenantId, space) {
       const table = await existing(vectorTableName(tenantId, space));

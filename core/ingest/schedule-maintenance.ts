@@ -1,0 +1,66 @@
+import type { Sql } from "../store/database.js";
+import { enqueueJob } from "../store/job-queue.js";
+import {
+  MAINTAIN_VECTORS_TASK,
+  RECONCILE_ALL_TASK,
+  RECONCILE_TENANT_TASK,
+  REEMBED_TENANT_TASK,
+} from "./ingest-jobs.js";
+
+/** How often the worker sweeps every tenant for drift, compaction, indexes and re-embedding. */
+export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * (Re)schedules the periodic sweep. One pending job under a fixed key: calling this from every worker
+ * start and from the sweep itself never piles up sweeps. Without `runAt` it runs now — at start, so a
+ * changed embedding provider starts migrating at once.
+ */
+export function scheduleMaintenance(sql: Sql, runAt?: Date): Promise<string> {
+  return enqueueJob(sql, RECONCILE_ALL_TASK, {}, { jobKey: RECONCILE_ALL_TASK, ...(runAt ? { runAt } : {}) });
+}
+
+/**
+ * The sweep: one reconcile job per tenant with memories, one maintenance job per vector table, one
+ * re-embed job per tenant with versions outside the current embedding space; then the next sweep.
+ * Per-tenant jobs run in parallel across workers and fail independently.
+ */
+export async function runMaintenanceSweep(
+  sql: Sql,
+  currentSpace: string,
+  tables: readonly { tenantId: string; space: string }[],
+): Promise<{ tenants: number; tables: number; reembeds: number }> {
+  const tenants = await sql<{ tenant_id: string }[]>`select distinct tenant_id from memories`;
+  for (const { tenant_id } of tenants) {
+    await enqueueJob(
+      sql,
+      RECONCILE_TENANT_TASK,
+      { tenantId: tenant_id },
+      { jobKey: `${RECONCILE_TENANT_TASK}:${tenant_id}` },
+    );
+  }
+  for (const table of tables) {
+    await enqueueJob(
+      sql,
+      MAINTAIN_VECTORS_TASK,
+      { tenantId: table.tenantId, space: table.space },
+      {
+        jobKey: `${MAINTAIN_VECTORS_TASK}:${table.tenantId}:${table.space}`,
+      },
+    );
+  }
+  const stale = await sql<{ tenant_id: string }[]>`
+    select distinct tenant_id from memories
+    where status <> 'failed' and embedding_space is not null and embedding_space <> ${currentSpace}`;
+  const staleTables = tables.filter((t) => t.space !== currentSpace).map((t) => t.tenantId);
+  const reembed = new Set([...stale.map((r) => r.tenant_id), ...staleTables]);
+  for (const tenantId of reembed) {
+    await enqueueJob(
+      sql,
+      REEMBED_TENANT_TASK,
+      { tenantId },
+      { jobKey: `${REEMBED_TENANT_TASK}:${tenantId}` },
+    );
+  }
+  await scheduleMaintenance(sql, new Date(Date.now() + MAINTENANCE_INTERVAL_MS));
+  return { tenants: tenants.length, tables: tables.length, reembeds: reembed.size };
+}

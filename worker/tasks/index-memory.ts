@@ -1,0 +1,18 @@
+import type { Task } from "graphile-worker";
+import { indexQueuedMemory } from "../../core/ingest/index-queued-memory.js";
+import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import { memoryPayload } from "./tenant-payload.js";
+
+/**
+ * Indexes a memory stored as queued (content above 10,000 characters, POST /api/documents, or a write
+ * reconcile found interrupted). Throwing hands the job back to graphile-worker, which retries with
+ * exponential backoff; the last attempt marks the memory failed instead.
+ */
+export function indexMemoryTask(deps: IngestDeps): Task {
+  return async (payload, helpers) => {
+    const { tenantId, memoryId } = memoryPayload.parse(payload);
+    const final = helpers.job.attempts >= helpers.job.max_attempts;
+    const outcome = await indexQueuedMemory(deps, { tenantId, memoryId }, { final });
+    deps.logger.info({ tenantId, memoryId, outcome, attempt: helpers.job.attempts }, "index-memory done");
+  };
+}

@@ -1,0 +1,14 @@
+import type { Task } from "graphile-worker";
+import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
+import { spacePayload } from "./tenant-payload.js";
+
+/** Compacts one (tenant, space) vector table and builds its ANN index above the threshold. */
+export function maintainVectorsTask(deps: IngestDeps): Task {
+  return async (payload) => {
+    const { tenantId, space } = spacePayload.parse(payload);
+    const result = await maintainVectorTable(deps.vectors, tenantId, space);
+    if (result.compacted || result.indexCreated)
+      deps.logger.info({ tenantId, space, ...result }, "vector table maintained");
+  };
+}

@@ -1,0 +1,12 @@
+import type { Task } from "graphile-worker";
+import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import { runMaintenanceSweep } from "../../core/ingest/schedule-maintenance.js";
+
+/** The periodic sweep over all tenants (core/ingest/schedule-maintenance.ts); reschedules itself. */
+export function reconcileAllTask(deps: IngestDeps): Task {
+  return async () => {
+    const tables = await deps.vectors.listTables();
+    const counts = await runMaintenanceSweep(deps.db.sql, deps.embedder.id, tables);
+    deps.logger.debug(counts, "maintenance sweep enqueued");
+  };
+}

@@ -1,0 +1,15 @@
+import type { Task } from "graphile-worker";
+import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
+import { tenantPayload } from "./tenant-payload.js";
+
+/** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */
+export function reconcileTenantTask(deps: IngestDeps): Task {
+  return async (payload) => {
+    const { tenantId } = tenantPayload.parse(payload);
+    const report = await reconcileTenant(deps, tenantId);
+    const changed =
+      report.completed.length + report.requeued.length + report.orphanVectorsRemoved + report.validityFixed;
+    if (changed > 0) deps.logger.warn({ tenantId, ...report }, "reconcile repaired drift");
+  };
+}
