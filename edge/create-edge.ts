@@ -12,6 +12,7 @@ import {
 import type { Logger } from "../config/logger.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
+import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";
 import type { CoreClients } from "./core-clients.js";
 
@@ -23,6 +24,8 @@ export interface EdgeOptions {
   readonly trustProxy: boolean;
   /** Origins allowed by CORS; empty: CORS off. */
   readonly corsOrigins: readonly string[];
+  /** Deadline of one core call from the REST gateway (504 after it); default 30 s. */
+  readonly coreTimeoutMs?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -100,10 +103,23 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
   }
   await app.register(compress, { threshold: 1024, global: true });
 
-  // Liveness only: no database check, no rate limit (spec: GET /health).
-  app.get("/health", { logLevel: "warn" }, async (_request, reply) => reply.type("text/plain").send("ok"));
+  // Before any route, so the OpenAPI document collects every route.
+  await registerOpenApi(app, { version: options.version });
 
-  await app.register(restGateway, { clients: options.clients });
+  // Liveness only: no database check, no rate limit (spec: GET /health).
+  app.get(
+    "/health",
+    {
+      logLevel: "warn",
+      schema: { summary: "Liveness probe", tags: ["status"], security: [], "x-auth": "None" },
+    },
+    async (_request, reply) => reply.type("text/plain").send("ok"),
+  );
+
+  await app.register(restGateway, {
+    clients: options.clients,
+    ...(options.coreTimeoutMs === undefined ? {} : { coreTimeoutMs: options.coreTimeoutMs }),
+  });
   await app.register(mcpGateway, { clients: options.clients, version: options.version });
 
   return app;

@@ -1,7 +1,9 @@
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { FastifyError } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { type ErrorDetails, planGateBody, readErrorDetails } from "../edge/error-details.js";
 
-/** An HTTP answer for a failed core call. */
+/** An HTTP answer for a failed request: status, JSON body and extra headers. */
 export interface HttpError {
   readonly status: number;
   readonly body: Record<string, unknown>;
@@ -32,7 +34,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<Code, number>> = {
 };
 
 /** Reasons that pick a more precise status than their code. */
-const HTTP_STATUS_BY_REASON: Readonly<Record<string, number>> = {
+export const HTTP_STATUS_BY_REASON: Readonly<Record<string, number>> = {
   plan_upgrade_required: 402,
   too_large: 413,
   unprocessable: 422,
@@ -40,7 +42,20 @@ const HTTP_STATUS_BY_REASON: Readonly<Record<string, number>> = {
   payments_not_configured: 503,
 };
 
-export function toHttpError(error: unknown): HttpError {
+/** "new_title" → "newTitle": REST names fields in camelCase (spec "Naming convention"). */
+export function camelCaseField(field: string): string {
+  return field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Core names the field in snake_case ("new_title: must not be empty"); REST callers sent camelCase. */
+function restMessage(details: ErrorDetails): string {
+  const { field, message } = details;
+  if (!field || !message.startsWith(field)) return message;
+  return camelCaseField(field) + message.slice(field.length);
+}
+
+/** Maps a failed core call (ConnectError or anything thrown on the way) to the REST answer. */
+export function toHttpError(error: unknown, operation?: string): HttpError {
   const details: ErrorDetails = readErrorDetails(error);
   const status =
     (details.reason && HTTP_STATUS_BY_REASON[details.reason]) || HTTP_STATUS_BY_CODE[details.code];
@@ -48,5 +63,83 @@ export function toHttpError(error: unknown): HttpError {
   if (status === 401) headers["www-authenticate"] = 'Bearer realm="memory-service"';
   if (status === 429) headers["retry-after"] = String(details.retryAfterSeconds ?? 60);
   if (status === 402 && details.planGate) return { status, body: planGateBody(details.planGate), headers };
-  return { status, body: { error: details.message }, headers };
+  if (details.code === Code.Unimplemented) {
+    // Routes exist before their core method lands; say so instead of a bare "not implemented".
+    const what = operation ?? "this operation";
+    return { status, body: { error: `${what} is not available yet: ${details.message}` }, headers };
+  }
+  return { status, body: { error: restMessage(details) }, headers };
+}
+
+/** One zod issue as the gateway reports it: "k: must be at most 25", "body: unknown field 'x'". */
+interface ValidationIssue {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly message?: string | undefined;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
+function describeIssue(issue: ValidationIssue, context: string): string {
+  const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  const where = path || context;
+  const params = issue.params ?? {};
+  if (issue.keyword === "unrecognized_keys" && Array.isArray(params.keys)) {
+    const keys = params.keys.map((k) => `'${String(k)}'`).join(", ");
+    return `${where}: unknown field${params.keys.length > 1 ? "s" : ""} ${keys}`;
+  }
+  if (issue.keyword === "invalid_type" && /received undefined$/.test(issue.message ?? "")) {
+    return path ? `${path}: is required` : `${context}: is required`;
+  }
+  return `${where}: ${issue.message ?? "invalid value"}`;
+}
+
+/** Fastify's parser errors, each turned into an answer that tells the caller what to fix. */
+const PARSER_ERRORS: Readonly<Record<string, (error: FastifyError) => HttpError>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => plain(400, "body is not valid JSON"),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    plain(400, "body is empty but Content-Type is application/json; send a JSON object"),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    plain(415, "unsupported Content-Type; send the body as application/json"),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    plain(413, "request body is larger than this endpoint accepts; split the content into several calls"),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => plain(400, "Content-Length does not match the body"),
+};
+
+function plain(status: number, error: string): HttpError {
+  return { status, body: { error }, headers: {} };
+}
+
+export interface RequestErrorOptions {
+  /** Status for a request that fails its schema: 400, or 422 where the spec says so. */
+  readonly validationStatus: number;
+  /** "POST /api/memory/recall": named in the 501 message. */
+  readonly operation: string;
+}
+
+/**
+ * The REST answer for anything a request can fail with: schema validation (the message names the
+ * field), unparsable or oversized bodies, wrong content types, and failed core calls. Errors
+ * that are not the caller's fault are 500 without internals (the caller is told the request id).
+ */
+export function toRequestError(error: unknown, options: RequestErrorOptions): HttpError {
+  if (error instanceof ConnectError) {
+    const mapped = toHttpError(error, options.operation);
+    // A field core rejects is the same kind of failure as one the schema rejects: same status.
+    const reason = readErrorDetails(error).reason;
+    if (mapped.status === 400 && (reason === "validation" || reason === "content_required")) {
+      return { ...mapped, status: options.validationStatus };
+    }
+    return mapped;
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as { validationContext?: string }).validationContext ?? "body";
+    const [first] = error.validation;
+    return plain(options.validationStatus, first ? describeIssue(first, context) : `${context}: invalid`);
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const parserError = fastifyError.code ? PARSER_ERRORS[fastifyError.code] : undefined;
+  if (parserError) return parserError(fastifyError as FastifyError);
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return plain(status, fastifyError.message ?? "bad request");
+  return plain(500, "internal error");
 }

@@ -1,12 +1,96 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { CoreClients } from "../edge/core-clients.js";
+import type { RouteAuth } from "../edge/credentials.js";
+import { toRequestError } from "./http-errors.js";
+import type { RestRouteOptions, RestSurface } from "./route-options.js";
+import { billingRoutes } from "./routes/billing.js";
+import { cancellationRoutes } from "./routes/cancellation.js";
+import { documentRoutes } from "./routes/documents.js";
+import { exportRoutes } from "./routes/exports.js";
+import { factVersionRoutes } from "./routes/fact-versions.js";
+import { graphSchemaRoutes } from "./routes/graph-schema.js";
 import { healthRoutes } from "./routes/health.js";
+import { keyRoutes } from "./routes/keys.js";
+import { memoryEntryRoutes } from "./routes/memory-entries.js";
+import { paymentWebhookRoutes } from "./routes/payment-webhook.js";
+import { recallRoutes } from "./routes/recall.js";
+import { recentRoutes } from "./routes/recent.js";
+import { relationRoutes } from "./routes/relations.js";
+import { statsRoutes } from "./routes/stats.js";
 
 export interface RestGatewayOptions {
   clients: CoreClients;
+  /** Deadline of one core call; longer calls answer 504. Default 30 s. */
+  coreTimeoutMs?: number;
 }
+
+type RoutePlugin = FastifyPluginAsync<RestRouteOptions>;
+
+/**
+ * Unversioned paths exactly as the spec's endpoint table lists them, each with its Auth column.
+ * (Tokens, onboarding and sign-in routes are registered by their own plugins below.)
+ */
+const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
+  [healthRoutes, "bearer"],
+  [recallRoutes, "both"],
+  [documentRoutes, "both"],
+  [graphSchemaRoutes, "session"],
+  [statsRoutes, "session"],
+  [keyRoutes, "session"],
+  [exportRoutes, "session"],
+  [billingRoutes, "session"],
+  [paymentWebhookRoutes, "none"],
+  [cancellationRoutes, "none"],
+];
+
+/**
+ * /api/v1: the bearer-token surface for classic integrations (spec: "any /api/v1/... Bearer").
+ * Aliases of the unversioned bearer routes plus the write and graph operations integrations need.
+ * Paths under /api/v1 never change meaning; a breaking change goes to /api/v2 (docs/rest.md).
+ */
+const V1: readonly RoutePlugin[] = [
+  healthRoutes,
+  recallRoutes,
+  documentRoutes,
+  memoryEntryRoutes,
+  recentRoutes,
+  relationRoutes,
+  factVersionRoutes,
+  statsRoutes,
+];
 
 /** camelCase REST under /api: translation only; every rule lives in core. */
 export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, options) => {
-  await app.register(healthRoutes, { prefix: "/api", clients: options.clients });
+  const { clients } = options;
+  const coreTimeoutMs = options.coreTimeoutMs ?? 30_000;
+
+  // REST bodies are JSON (spec "Naming convention"); Fastify's default text/plain parser would let
+  // a wrong content type through to schema validation instead of answering 415.
+  app.removeContentTypeParser("text/plain");
+
+  // One answer for every failure of a REST route (gateway-rest/http-errors.ts).
+  app.setErrorHandler(async (error, request, reply) => {
+    const mapped = toRequestError(error, {
+      validationStatus: request.routeOptions.config.validationStatus ?? 400,
+      operation: `${request.method} ${request.routeOptions.url ?? request.url}`,
+    });
+    if (mapped.status >= 500 && mapped.status !== 501) request.log.error({ err: error }, "request failed");
+    return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
+  });
+
+  await app.register(
+    async (api) => {
+      for (const [routes, auth] of UNVERSIONED) {
+        await api.register(routes, { clients, auth, surface: "unversioned", coreTimeoutMs });
+      }
+    },
+    { prefix: "/api" },
+  );
+  await app.register(
+    async (v1) => {
+      const surface: RestSurface = "v1";
+      for (const routes of V1) await v1.register(routes, { clients, auth: "bearer", surface, coreTimeoutMs });
+    },
+    { prefix: "/api/v1" },
+  );
 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { CoreClients } from "../../edge/core-clients.js";
-import { forwardedHeaders } from "../../edge/credentials.js";
+import { errorBodySchema } from "../error-schemas.js";
+import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const componentSchema = z.object({
   name: z.string(),
@@ -24,19 +24,30 @@ export const healthResponseSchema = z.object({
  * GET /api/health (Bearer): status of database, vector store, worker and models; 503 when a
  * required dependency is down. The public liveness probe is GET /health at the edge.
  */
-export const healthRoutes: FastifyPluginAsync<{ clients: CoreClients }> = async (app, { clients }) => {
+export const healthRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     "/health",
     {
       schema: {
-        summary: "Service status",
-        tags: ["status"],
-        security: [{ bearer: [] }],
-        response: { 200: healthResponseSchema, 503: healthResponseSchema },
+        ...describeOperation(options, {
+          id: "getHealth",
+          summary: "Service status: database, vector store, worker and models",
+          tag: "status",
+          rpc: "memory.v1.StatusService/GetStatus",
+        }),
+        response: {
+          200: healthResponseSchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+          500: errorBodySchema,
+          503: z.union([healthResponseSchema, errorBodySchema]),
+          504: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
-      const status = await clients.status.getStatus({}, { headers: forwardedHeaders(request, "bearer") });
+      const status = await options.clients.status.getStatus({}, coreCall(request, options));
       const body = {
         status: status.status as "ok" | "degraded" | "down",
         service: status.service,

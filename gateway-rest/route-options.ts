@@ -1,0 +1,88 @@
+import type { CallOptions } from "@connectrpc/connect";
+import type { FastifyRequest } from "fastify";
+import type { CoreClients } from "../edge/core-clients.js";
+import { forwardedHeaders, type RouteAuth } from "../edge/credentials.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Status for a request failing its schema: 400 unless the spec says otherwise (422). */
+    validationStatus?: number;
+  }
+  interface FastifySchema {
+    /** The spec's Auth column for this route: Bearer, Session, Both or None. */
+    "x-auth"?: string;
+    /** The core RPC the route translates to ("memory.v1.RecallService/Recall"). */
+    "x-core-rpc"?: string;
+  }
+}
+
+/** Unversioned paths follow the spec's table; /api/v1 is the bearer surface for integrations. */
+export type RestSurface = "unversioned" | "v1";
+
+/**
+ * What every route plugin gets: the core clients, the credentials it accepts (the spec's Auth
+ * column for unversioned paths, "bearer" under /api/v1), which surface it is mounted on, and the
+ * deadline of a core call.
+ */
+export interface RestRouteOptions {
+  readonly clients: CoreClients;
+  readonly auth: RouteAuth;
+  readonly surface: RestSurface;
+  /** After this, the core call is abandoned with DEADLINE_EXCEEDED → 504 (spec "HTTP status codes"). */
+  readonly coreTimeoutMs: number;
+}
+
+/** Options for one core call: only the accepted credentials, the request id, the deadline. */
+export function coreCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+  return { headers: forwardedHeaders(request, options.auth), timeoutMs: options.coreTimeoutMs };
+}
+
+/** Security requirement of a route in the OpenAPI document; "both" means either scheme. */
+export function securityFor(auth: RouteAuth): Record<string, string[]>[] {
+  switch (auth) {
+    case "bearer":
+      return [{ bearer: [] }];
+    case "session":
+      return [{ session: [] }];
+    case "both":
+      return [{ bearer: [] }, { session: [] }];
+    case "none":
+      return [];
+  }
+}
+
+const AUTH_LABEL: Readonly<Record<RouteAuth, string>> = {
+  bearer: "Bearer",
+  session: "Session",
+  both: "Both",
+  none: "None",
+};
+
+/**
+ * The documentation part of a route schema: a unique operationId per surface, tags, security and
+ * the `x-auth` / `x-core-rpc` extensions the contract test reads.
+ */
+export function describeOperation(
+  options: Pick<RestRouteOptions, "auth" | "surface">,
+  operation: { id: string; summary: string; description?: string; tag: string; rpc: string },
+) {
+  const v1 = options.surface === "v1";
+  return {
+    operationId: v1 ? `${operation.id}V1` : operation.id,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: v1 ? ["v1"] : [operation.tag],
+    security: securityFor(options.auth),
+    "x-auth": AUTH_LABEL[options.auth],
+    "x-core-rpc": operation.rpc,
+  };
+}
+
+/**
+ * The address the caller reached this service at, for return URLs core builds (checkout success
+ * and cancel, portal return). Forwarded host and protocol count only with TRUST_PROXY (Fastify's
+ * trustProxy); a caller can point only their own return addresses elsewhere.
+ */
+export function publicBaseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
