@@ -140,7 +140,10 @@ export function createCore(options: CoreOptions): Core {
           upgradeUrl: `${options.publicUrl}/dashboard/billing`,
         }),
       );
-      router.service(GraphService, createGraphService());
+      router.service(
+        GraphService,
+        createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger }),
+      );
       router.service(TenancyService, createTenancyService());
       router.service(BillingService, createBillingService());
       router.service(WebhookService, createWebhookService());
