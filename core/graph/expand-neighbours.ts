@@ -42,9 +42,10 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
  * already visited on any path — a per-row recursion would re-expand them and grow as fᴴ per seed.
  * A hub costs at most `fanOut` index entries per visit (LIMIT over edges_current_from_idx).
  * Lineage edges (SUPERSEDES) are not followed: they connect versions of the same fact.
- * Seeds are not returned. Neighbours need no version resolution: update_fact moves current edges to
- * the new version and closes the old ones, so edges valid at T join versions valid at T; the final
- * join still maps any stray superseded id to its lineage's version valid at T.
+ * Seeds are not returned; a superseded seed stands for its lineage's version valid at T (now or
+ * `asOf`). Neighbours need no per-node version check, which would cost a lookup per reached node:
+ * edges valid at T join versions valid at T, because closing a version closes its edges (trigger of
+ * migration 0041) and update_fact copies them onto the new version.
  */
 export async function expandNeighbours(
   tx: Sql | TransactionSql,
@@ -98,30 +99,16 @@ export async function expandNeighbours(
             order by e.valid_from desc, e.id
             limit ${fanOut}
           ) c
-          where c.to_id <> all(w.visited)
+          -- A hash anti-join: "<> all(visited)" compares every candidate with every visited id.
+          where not exists (select 1 from unnest(w.visited) as v(id) where v.id = c.to_id)
           order by c.to_id, c.from_id, c.rel_type
         ) x
       ) n
       where w.depth < ${hops} and n.ids is not null
-    ),
-    reached as (
-      select r.id, w.depth, r.from_id, r.via
-      from walk w, unnest(w.ids, w.froms, w.vias) as r(id, from_id, via)
-      where w.depth > 0
     )
-    select distinct on (coalesce(cur.id, m.id))
-      coalesce(cur.id, m.id) as memory_id, r.depth as hops, r.via, r.from_id
-    from reached r
-    join memories m on m.tenant_id = ${tenantId} and m.id = r.id
-    left join lateral (
-      select v.id from memories v
-      where not (${memoryValid}) and v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
-        and ${versionValid}
-      order by v.valid_from desc limit 1
-    ) cur on true
-    where (${memoryValid} or cur.id is not null)
-      and coalesce(cur.id, m.id) not in (select id from seeds)
-    order by coalesce(cur.id, m.id), r.depth, r.from_id`;
+    select r.id as memory_id, w.depth as hops, r.via, r.from_id
+    from walk w, unnest(w.ids, w.froms, w.vias) as r(id, from_id, via)
+    where w.depth > 0`;
 
   return rows
     .map((r) => ({ memoryId: r.memory_id, hops: r.hops, viaRelType: r.via, fromId: r.from_id }))

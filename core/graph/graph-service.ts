@@ -1,7 +1,89 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
+import { IndexStatus } from "../../gen/memory/v1/memory_pb.js";
+import { tenantCaller } from "../auth/caller.js";
+import { readQuota } from "../ingest/quota.js";
+import { linkMemories } from "./link-memories.js";
+import { listRelations } from "./list-relations.js";
+import { readGraphSchema } from "./read-graph-schema.js";
+import { RELATION_TYPES } from "./relation-types.js";
+import { unlinkMemories } from "./unlink-memories.js";
+import { type UpdateFactDeps, updateFact } from "./update-fact.js";
 
-// Knowledge graph and bi-temporal facts. Methods not provided answer UNIMPLEMENTED.
-export function createGraphService(): Partial<ServiceImpl<typeof GraphService>> {
-  return {};
+/** The database for graph reads and writes; vectors and embedder index update_fact's new version. */
+export type GraphServiceDeps = UpdateFactDeps;
+
+/**
+ * Knowledge graph and bi-temporal facts (docs/graph.md): thin handlers over one use case each; the
+ * tenant always comes from the caller's credentials, never from the request.
+ */
+export function createGraphService(deps: GraphServiceDeps): Partial<ServiceImpl<typeof GraphService>> {
+  const { db } = deps;
+  return {
+    async link(req, ctx) {
+      const { tenantId } = tenantCaller(ctx);
+      const pair = await db.withTenant(tenantId, (tx) =>
+        linkMemories(tx, { tenantId, fromId: req.fromId, toId: req.toId, relType: req.relType }),
+      );
+      return { edgeId: pair.edgeId, inverseEdgeId: pair.inverseEdgeId };
+    },
+
+    async unlink(req, ctx) {
+      const { tenantId } = tenantCaller(ctx);
+      const deleted = await db.withTenant(tenantId, (tx) =>
+        unlinkMemories(tx, { tenantId, fromId: req.fromId, toId: req.toId, relType: req.relType }),
+      );
+      return { deleted };
+    },
+
+    async listRelations(req, ctx) {
+      const { tenantId } = tenantCaller(ctx);
+      return db.withTenant(tenantId, (tx) => listRelations(tx, tenantId, req.memoryId));
+    },
+
+    async updateFact(req, ctx) {
+      const { tenantId, limits } = tenantCaller(ctx);
+      const result = await updateFact(deps, {
+        tenantId,
+        targetId: req.targetId,
+        newTitle: req.newTitle,
+        newContent: req.newContent,
+        ...(req.updateReason !== undefined ? { updateReason: req.updateReason } : {}),
+      });
+      const quota = await db.withTenant(tenantId, (tx) => readQuota(tx, tenantId, limits));
+      return {
+        oldMemoryId: result.oldMemoryId,
+        newMemoryId: result.newMemoryId,
+        supersedesEdge: result.supersedesEdge,
+        memory: {
+          memoryId: result.newMemoryId,
+          title: req.newTitle,
+          // finishIndexing throws unless the vectors were stored and the version marked indexed.
+          status: IndexStatus.INDEXED,
+          chunksWritten: result.chunksWritten,
+          embeddingProvider: deps.embedder.id,
+          quota,
+        },
+      };
+    },
+
+    async getGraphSchema(_req, ctx) {
+      const { tenantId } = tenantCaller(ctx);
+      const counts = await db.withTenant(tenantId, (tx) => readGraphSchema(tx, tenantId));
+      return {
+        nodes: BigInt(counts.nodes),
+        edges: BigInt(counts.edges),
+        edgeTypes: counts.edgeTypes.map((t) => ({ relType: t.relType, count: BigInt(t.count) })),
+        relationTypes: RELATION_TYPES.map((t) => ({
+          name: t.name,
+          inverse: t.inverse,
+          symmetric: t.inverse === t.name,
+          sourceKinds: [...t.sourceKinds],
+          targetKinds: [...t.targetKinds],
+          allowSelfLoop: t.allowSelfLoop,
+          description: t.description,
+        })),
+      };
+    },
+  };
 }

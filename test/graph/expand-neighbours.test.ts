@@ -137,6 +137,26 @@ test("lineage edges are not followed and superseded seeds resolve to the current
   t.deepEqual(before, [], "nothing of the lineage was valid yet");
 });
 
+test("closing a version by any writer closes its edges, so traversal never reaches a closed version", async (t) => {
+  const tenantId = await newTenant();
+  const { nodes, owner } = await chain(tenantId);
+  const [a, b, c] = nodes;
+  // What upsert-by-title does to a replaced document: only the memory row's valid_to changes.
+  const closedAt = new Date();
+  await database.db.sql`update memories set valid_to = ${closedAt} where id = ${b!.id}`;
+  const edges = await database.db.sql<{ valid_to: Date | null; rel_type: string }[]>`
+    select valid_to, rel_type from edges where from_id = ${b!.id} or to_id = ${b!.id}`;
+  t.is(edges.length, 4);
+  t.true(edges.every((e) => e.valid_to?.getTime() === closedAt.getTime()));
+  t.deepEqual(
+    (await expand(tenantId, { seeds: [a!.id], hops: 3 })).map((n) => n.memoryId),
+    [owner.id],
+    "b and everything behind it are gone from the current graph",
+  );
+  const then = await expand(tenantId, { seeds: [a!.id], hops: 2, asOf: new Date(closedAt.getTime() - 1) });
+  t.deepEqual(then.map((n) => n.memoryId).sort(), [b!.id, c!.id, owner.id].sort());
+});
+
 test("another tenant's seeds expand to nothing", async (t) => {
   const tenantId = await newTenant();
   const other = await newTenant();
