@@ -1,10 +1,159 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { CallOptions } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../edge/core-clients.js";
+import { forwardedHeaders } from "../edge/credentials.js";
+import { authenticateCaller } from "./authenticate-caller.js";
+import { discoveryDocument } from "./discovery-document.js";
+import { handleRequest, type RequestContext } from "./handle-request.js";
+import { JSON_RPC_CODES } from "./json-rpc-codes.js";
+import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
+import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
+import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
+import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH, PROTOCOL_VERSION } from "./server-info.js";
+import { sseEvent } from "./sse-event.js";
+import { toJsonRpcError } from "./to-json-rpc-error.js";
 
 export interface McpGatewayOptions {
   clients: CoreClients;
   version: string;
 }
 
-/** snake_case MCP JSON-RPC at /api/mcp/v1 (issue: MCP gateway). */
-export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async () => {};
+/** Core failures that are bugs or data problems rather than answers, worth an error log line. */
+const SERVER_FAULTS: ReadonlySet<Code> = new Set([Code.Unknown, Code.Internal, Code.DataLoss]);
+
+function send(reply: FastifyReply, format: ResponseFormat, status: number, message: object): FastifyReply {
+  const text = JSON.stringify(message);
+  if (format === "sse") {
+    return reply
+      .code(status)
+      .header("content-type", "text/event-stream")
+      .header("cache-control", "no-cache, no-transform")
+      .send(sseEvent(text));
+  }
+  return reply.code(status).header("content-type", "application/json; charset=utf-8").send(text);
+}
+
+function sendError(
+  reply: FastifyReply,
+  format: ResponseFormat,
+  id: JsonRpcId,
+  error: JsonRpcError,
+): FastifyReply {
+  reply.headers(error.headers);
+  // Only the answer to a well-formed request travels in the negotiated format; transport errors
+  // (4xx) are plain JSON, as no stream was ever opened for them.
+  return send(reply, error.httpStatus === 200 ? format : "json", error.httpStatus, {
+    jsonrpc: "2.0",
+    id,
+    error: error.toErrorObject(),
+  });
+}
+
+/** Header checks of the 2025-06-18 Streamable HTTP transport, before the body is looked at. */
+function checkHeaders(request: FastifyRequest): void {
+  const contentType = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/json") {
+    throw invalidRequest(
+      `Unsupported content type ${contentType ? `'${contentType}'` : "(none)"}: POST one JSON-RPC message as application/json`,
+      415,
+    );
+  }
+  const version = request.headers["mcp-protocol-version"];
+  // Transport "Protocol Version Header": unsupported → 400; absent → a client from before the header existed.
+  if (version !== undefined && version !== PROTOCOL_VERSION) {
+    throw invalidRequest(
+      `Unsupported MCP-Protocol-Version '${String(version)}': this server speaks ${PROTOCOL_VERSION}`,
+    );
+  }
+}
+
+/**
+ * snake_case MCP JSON-RPC at /api/mcp/v1 (spec "MCP endpoint", "MCP tools (11)"). A thin JSON-RPC
+ * layer rather than the SDK's server transport: the spec wants one plain JSON object by default
+ * (the SDK transport insists on SSE-capable clients), the server is stateless (no Mcp-Session-Id is
+ * issued, so any replica can answer), and every error goes through the one mapping module.
+ */
+export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
+  // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+
+  // Errors Fastify raises before the handler runs (oversized body, broken Content-Length).
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, "MCP request failed");
+    const rpcError =
+      status === 413
+        ? invalidRequest(`Request body larger than ${MCP_BODY_LIMIT_BYTES / 1024 / 1024} MiB`, 413)
+        : status < 500
+          ? invalidRequest(`Invalid request: ${error.message}`, status)
+          : new JsonRpcError(JSON_RPC_CODES.internalError, "internal error", { httpStatus: 500 });
+    return sendError(reply, "json", null, rpcError);
+  });
+
+  app.get(MCP_PATH, async (request, reply) => {
+    // Transport "Listening for Messages": a GET asking for an event stream opens server-initiated
+    // messages; this server sends none, so the transport's answer is 405. Any other GET is the
+    // spec's public discovery document.
+    if (negotiateResponseFormat(request.headers.accept) === "sse") {
+      return sendError(
+        reply.header("allow", "GET, POST"),
+        "json",
+        null,
+        invalidRequest(`No server-initiated stream here: POST JSON-RPC messages to ${MCP_PATH}`, 405),
+      );
+    }
+    return reply.send(discoveryDocument(options.version));
+  });
+
+  app.delete(MCP_PATH, async (_request, reply) =>
+    // Transport "Session Management": stateless server, no session to end.
+    sendError(
+      reply.header("allow", "GET, POST"),
+      "json",
+      null,
+      invalidRequest(
+        "This server is stateless and issues no Mcp-Session-Id; there is no session to end",
+        405,
+      ),
+    ),
+  );
+
+  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false }, async (request, reply) => {
+    const format = negotiateResponseFormat(request.headers.accept);
+    let id: JsonRpcId = null;
+    try {
+      if (format === undefined) {
+        throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
+      }
+      checkHeaders(request);
+      const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
+      const callOptions: CallOptions = {
+        headers: forwardedHeaders(request, "bearer"),
+        timeoutMs: CORE_CALL_TIMEOUT_MS,
+      };
+      const context: RequestContext = { clients: options.clients, callOptions, version: options.version };
+      if (message.kind !== "request") {
+        // Transport "Sending Messages": an accepted notification or response is 202 with no body.
+        await authenticateCaller(context);
+        return reply.code(202).send();
+      }
+      id = message.id;
+      const result = await handleRequest(message.method, message.params, context);
+      return send(reply, format, 200, { jsonrpc: "2.0", id, result });
+    } catch (error) {
+      if (error instanceof ConnectError) {
+        if (SERVER_FAULTS.has(error.code)) request.log.error({ err: error }, "core call failed");
+      } else if (!(error instanceof JsonRpcError)) {
+        request.log.error({ err: error }, "MCP gateway failed");
+      }
+      return sendError(
+        reply,
+        format ?? "json",
+        id,
+        error instanceof JsonRpcError ? error : toJsonRpcError(error),
+      );
+    }
+  });
+};

@@ -1,0 +1,31 @@
+/**
+ * Every JSON-RPC error code the MCP gateway answers with (docs/mcp.md "Errors").
+ * -32700…-32603 are JSON-RPC 2.0's own; -32000 and -32002 are fixed by the spec's "JSON-RPC error
+ * codes" table; the rest are our choices in the implementation-defined range -32000…-32099.
+ */
+export const JSON_RPC_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** Also content_required, too_large and ingest_failed, told apart by data.reason (spec). */
+  internalError: -32603,
+  /** Spec: "service token unconfigured or provider error". */
+  providerError: -32000,
+  /** Sent with HTTP 401 and WWW-Authenticate: Bearer. */
+  unauthenticated: -32001,
+  /** Spec: "required scope (read or write) missing". */
+  scopeMissing: -32002,
+  /** The spec's 402 plan gate; data is the plan-gate body. */
+  planUpgradeRequired: -32003,
+  /** The spec's 404 for unknown memory or relation ids. */
+  notFound: -32004,
+  /** State conflicts (409): a superseded version, an existing resource. */
+  conflict: -32005,
+  /** The spec's 503 class: database, vector store or memory service unavailable (also timeouts). */
+  unavailable: -32006,
+  /** Sent with HTTP 429 and Retry-After. */
+  rateLimited: -32029,
+} as const;
+
+export type JsonRpcCode = (typeof JSON_RPC_CODES)[keyof typeof JSON_RPC_CODES];

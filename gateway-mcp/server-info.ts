@@ -1,0 +1,27 @@
+/** Where the MCP endpoint lives (spec "MCP endpoint"). */
+export const MCP_PATH = "/api/mcp/v1";
+
+/** Spec: "MCP protocol version: 2025-06-18". The only version this server speaks. */
+export const PROTOCOL_VERSION = "2025-06-18";
+
+/** The service's name as MCP clients show it; the same name core's status reports. */
+export const SERVER_NAME = "memory-service";
+export const SERVER_TITLE = "Memory service";
+
+/**
+ * The largest POST body. Content may be up to 1,000,000 characters (spec: too_large above that);
+ * JSON-escaped and UTF-8 encoded that can take several bytes per character, so the limit leaves
+ * room for core to answer too_large itself instead of the transport cutting the request off.
+ */
+export const MCP_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** A core call that has not answered within this is given up (-32006, spec 504 class). */
+export const CORE_CALL_TIMEOUT_MS = 30_000;
+
+/** initialize's `instructions`: how an assistant should use this server, in a few sentences. */
+export const SERVER_INSTRUCTIONS = [
+  "Persistent memory for this workspace: a knowledge graph of memories with full-text, vector and graph recall.",
+  "Before answering questions about the user's projects, people, decisions or earlier conversations, call service_recall.",
+  "Save durable facts with service_store_memory (append-only); when a stored fact changed, use service_update_fact on the old memory instead of storing a contradicting one.",
+  "Relate memories with service_link (UPPER_SNAKE_CASE relation types such as REFERENCES); service_recall_at_time answers what was true at a past instant.",
+].join(" ");

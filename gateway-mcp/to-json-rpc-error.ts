@@ -1,0 +1,84 @@
+import { Code } from "@connectrpc/connect";
+import { planGateBody, readErrorDetails } from "../edge/error-details.js";
+import { JSON_RPC_CODES, type JsonRpcCode } from "./json-rpc-codes.js";
+import { JsonRpcError } from "./json-rpc-error.js";
+
+/**
+ * The MCP gateway's one table from gRPC code to JSON-RPC code (spec "JSON-RPC error codes";
+ * docs/mcp.md "Errors"). Out-of-range arguments that core's protovalidate rejects arrive as
+ * INVALID_ARGUMENT or OUT_OF_RANGE and become -32602 like the gateway's own schema check.
+ */
+export const JSON_RPC_CODE_BY_GRPC_CODE: Readonly<Record<Code, JsonRpcCode>> = {
+  [Code.Canceled]: JSON_RPC_CODES.internalError,
+  [Code.Unknown]: JSON_RPC_CODES.internalError,
+  [Code.InvalidArgument]: JSON_RPC_CODES.invalidParams,
+  [Code.DeadlineExceeded]: JSON_RPC_CODES.unavailable,
+  [Code.NotFound]: JSON_RPC_CODES.notFound,
+  [Code.AlreadyExists]: JSON_RPC_CODES.conflict,
+  [Code.PermissionDenied]: JSON_RPC_CODES.scopeMissing,
+  [Code.ResourceExhausted]: JSON_RPC_CODES.rateLimited,
+  [Code.FailedPrecondition]: JSON_RPC_CODES.conflict,
+  [Code.Aborted]: JSON_RPC_CODES.conflict,
+  [Code.OutOfRange]: JSON_RPC_CODES.invalidParams,
+  [Code.Unimplemented]: JSON_RPC_CODES.internalError,
+  [Code.Internal]: JSON_RPC_CODES.internalError,
+  [Code.Unavailable]: JSON_RPC_CODES.unavailable,
+  [Code.DataLoss]: JSON_RPC_CODES.internalError,
+  [Code.Unauthenticated]: JSON_RPC_CODES.unauthenticated,
+};
+
+/**
+ * Reasons (ErrorInfo.reason) that pick a different code than their gRPC code. content_required and
+ * too_large arrive as INVALID_ARGUMENT but the spec files them under -32603, told apart by
+ * data.reason; the plan gate arrives as FAILED_PRECONDITION.
+ */
+export const JSON_RPC_CODE_BY_REASON: Readonly<Record<string, JsonRpcCode>> = {
+  content_required: JSON_RPC_CODES.internalError,
+  too_large: JSON_RPC_CODES.internalError,
+  ingest_failed: JSON_RPC_CODES.internalError,
+  provider_error: JSON_RPC_CODES.providerError,
+  plan_upgrade_required: JSON_RPC_CODES.planUpgradeRequired,
+  not_found: JSON_RPC_CODES.notFound,
+  rate_limited: JSON_RPC_CODES.rateLimited,
+};
+
+/** "DeadlineExceeded" → "deadline_exceeded": the reason reported when core attached none. */
+function reasonOfCode(code: Code): string {
+  return (Code[code] ?? "unknown").replace(/(?<=[a-z])(?=[A-Z])/g, "_").toLowerCase();
+}
+
+/**
+ * A failed core call as a JSON-RPC error. The HTTP status stays 200 (the request was well-formed
+ * and answered) except where the spec puts it on the HTTP response: 401 with WWW-Authenticate for
+ * missing or invalid tokens, 429 with Retry-After for rate limits.
+ */
+export function toJsonRpcError(error: unknown): JsonRpcError {
+  const details = readErrorDetails(error);
+  const code =
+    (details.reason !== undefined ? JSON_RPC_CODE_BY_REASON[details.reason] : undefined) ??
+    JSON_RPC_CODE_BY_GRPC_CODE[details.code];
+  const reason = details.reason ?? reasonOfCode(details.code);
+  if (code === JSON_RPC_CODES.planUpgradeRequired && details.planGate) {
+    // Spec "Plan-gate error body (HTTP 402)": on MCP the same body travels in data.
+    return new JsonRpcError(code, details.message, { data: planGateBody(details.planGate) });
+  }
+  const data: Record<string, unknown> = { reason };
+  if (details.field !== undefined) data.field = details.field;
+  if (code === JSON_RPC_CODES.unauthenticated) {
+    return new JsonRpcError(code, details.message, {
+      data,
+      httpStatus: 401,
+      headers: { "www-authenticate": 'Bearer realm="memory-service"' },
+    });
+  }
+  if (code === JSON_RPC_CODES.rateLimited) {
+    const retryAfter = details.retryAfterSeconds ?? 60;
+    data.retry_after_seconds = retryAfter;
+    return new JsonRpcError(code, details.message, {
+      data,
+      httpStatus: 429,
+      headers: { "retry-after": String(retryAfter) },
+    });
+  }
+  return new JsonRpcError(code, details.message, { data });
+}

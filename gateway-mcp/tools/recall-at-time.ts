@@ -1,0 +1,76 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { z } from "zod";
+import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
+import { parseIsoInstant } from "../translate/parse-iso-instant.js";
+import { defineTool } from "./tool-definition.js";
+
+export const recallAtTimeInput = z.strictObject({
+  query: z
+    .string()
+    .min(1)
+    .regex(/\S/, "must not be empty")
+    .describe("What to look for, in plain words (German or English)."),
+  as_of: z
+    .string()
+    .refine((text) => parseIsoInstant(text) !== undefined, {
+      message: "must be an ISO 8601 date-time with offset (2025-03-01T12:00:00Z) or a date (2025-03-01)",
+    })
+    .optional()
+    .meta({
+      description:
+        "The instant to look at, ISO 8601 with Z or an offset (2025-03-01T12:00:00Z), or a date (midnight UTC). Default: now.",
+    }),
+  k: z.number().int().min(1).max(25).optional().meta({ default: 5, description: "How many hits to return." }),
+});
+
+export const recallAtTimeOutput = z.object({
+  hits: z.array(
+    z.object({
+      memory_id: z.string(),
+      title: z.string(),
+      content: z.string(),
+      valid_from: z.string().describe("ISO 8601: since when this version was valid."),
+      valid_to: z.string().nullable().describe("ISO 8601: when it was superseded; null while still valid."),
+      score: z.number(),
+    }),
+  ),
+});
+
+/**
+ * Spec "MCP tools": service_recall_at_time (read) → RecallService.Recall with as_of. Core keeps
+ * only versions with valid_from <= as_of < valid_to (or valid_to unset); as_of unset means now.
+ */
+export const recallAtTimeTool = defineTool({
+  name: "service_recall_at_time",
+  title: "Recall memories as of a point in time",
+  description:
+    "Search memory as it was at a given instant: only versions of facts that were valid then are returned, " +
+    "each with valid_from and valid_to. Use it for questions like 'what did we know in March?' or " +
+    "'what was the price before the update?'. For current knowledge use service_recall.",
+  input: recallAtTimeInput,
+  output: recallAtTimeOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async call(args, { clients, callOptions }) {
+    const asOf = args.as_of === undefined ? undefined : parseIsoInstant(args.as_of);
+    const response = await clients.recall.recall(
+      {
+        query: args.query,
+        ...(args.k !== undefined ? { k: args.k } : {}),
+        ...(asOf !== undefined ? { asOf: timestampFromDate(asOf) } : {}),
+      },
+      callOptions,
+    );
+    return {
+      structured: {
+        hits: response.hits.map((hit) => ({
+          memory_id: hit.memoryId,
+          title: hit.title,
+          content: hit.content,
+          valid_from: isoFromTimestamp(hit.validFrom) ?? "",
+          valid_to: isoFromTimestamp(hit.validTo),
+          score: hit.score,
+        })),
+      },
+    };
+  },
+});

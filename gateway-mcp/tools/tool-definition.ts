@@ -1,0 +1,112 @@
+import type { CallOptions } from "@connectrpc/connect";
+import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { CoreClients } from "../../edge/core-clients.js";
+import { invalidParams } from "../json-rpc-error.js";
+
+/** What a tool's translation gets per call: the core clients and the caller's forwarded credentials. */
+export interface ToolContext {
+  readonly clients: CoreClients;
+  readonly callOptions: CallOptions;
+}
+
+/** A tool's answer: the structured result, plus an optional plain-text note for the assistant. */
+export interface ToolOutcome<O> {
+  readonly structured: O;
+  readonly note?: string;
+}
+
+/** One tool as its file declares it: schemas, description, annotations and translation together. */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  /** Written for an assistant deciding whether to call the tool. */
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly annotations: ToolAnnotations;
+  /**
+   * Arguments the published schema marks required although a missing value is passed on as empty:
+   * the spec files "content missing or empty" under core's content_required (-32603), not -32602.
+   */
+  readonly requiredForCore?: readonly string[];
+  call(args: z.output<I>, context: ToolContext): Promise<ToolOutcome<z.output<O>>>;
+}
+
+/** A tool with its types erased, as tools/list and tools/call use it. */
+export interface RegisteredTool {
+  readonly name: string;
+  /** The tools/list entry. */
+  readonly listing: Tool;
+  /** The zod form of outputSchema, for tests. */
+  readonly output: z.ZodObject;
+  /** Validates arguments against the published inputSchema (-32602) and returns the call to make. */
+  prepare(args: unknown): (context: ToolContext) => Promise<CallToolResult>;
+}
+
+type JsonObjectSchema = Tool["inputSchema"];
+
+/** zod → JSON Schema draft-07 (what the SDK's ajv validator and most MCP clients read). */
+function jsonSchemaOf(schema: z.ZodObject, io: "input" | "output"): JsonObjectSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<
+    string,
+    unknown
+  >;
+  return { ...rest, type: "object" };
+}
+
+/** The first problem with the arguments, in words an assistant can act on. */
+function describeIssue(issue: z.core.$ZodIssue): { message: string; field: string | undefined } {
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : undefined;
+  if (issue.code === "unrecognized_keys") {
+    return {
+      message: `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`,
+      field: issue.keys[0],
+    };
+  }
+  if (issue.code === "invalid_type" && issue.input === undefined) {
+    return { message: `${field ?? "argument"} is required`, field };
+  }
+  return { message: field ? `${field}: ${issue.message}` : issue.message, field };
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<I, O>,
+): RegisteredTool {
+  const inputSchema = jsonSchemaOf(spec.input, "input");
+  if (spec.requiredForCore) {
+    inputSchema.required = [...(inputSchema.required ?? []), ...spec.requiredForCore];
+  }
+  const listing: Tool = {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema,
+    outputSchema: jsonSchemaOf(spec.output, "output"),
+    annotations: { title: spec.title, ...spec.annotations },
+  };
+  return {
+    name: spec.name,
+    listing,
+    output: spec.output,
+    prepare(args) {
+      const parsed = spec.input.safeParse(args ?? {});
+      if (!parsed.success) {
+        const [first] = parsed.error.issues;
+        const { message, field } = first
+          ? describeIssue(first)
+          : { message: "invalid arguments", field: undefined };
+        throw invalidParams(`Invalid arguments for tool ${spec.name}: ${message}`, field);
+      }
+      return async (context) => {
+        const outcome = await spec.call(parsed.data, context);
+        // MCP 2025-06-18 "Structured Content": the same JSON also as text for clients that read only content.
+        const content: CallToolResult["content"] = [
+          { type: "text", text: JSON.stringify(outcome.structured) },
+        ];
+        if (outcome.note) content.push({ type: "text", text: outcome.note });
+        return { content, structuredContent: outcome.structured };
+      };
+    },
+  };
+}
