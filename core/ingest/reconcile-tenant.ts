@@ -84,9 +84,16 @@ export async function reconcileTenant(
   };
 }
 
+/**
+ * Whether an indexing job will still run for the memory. A job locked longer than any indexing takes
+ * belongs to a worker that died (graphile-worker only frees such locks after 4 hours): it does not
+ * count, and the new job enqueued instead runs at once (the old one, should it be alive, is harmless:
+ * indexing is idempotent).
+ */
 async function hasPendingJob(deps: IngestDeps, memoryId: string): Promise<boolean> {
   const rows = await deps.db.sql`
     select 1 from graphile_worker.jobs
-    where key = ${`${INDEX_MEMORY_TASK}:${memoryId}`} and attempts < max_attempts`;
+    where key = ${`${INDEX_MEMORY_TASK}:${memoryId}`} and attempts < max_attempts
+      and (locked_at is null or locked_at > now() - interval '15 minutes')`;
   return rows.length > 0;
 }
