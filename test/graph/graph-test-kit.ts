@@ -2,15 +2,13 @@ import { createHash } from "node:crypto";
 import { type Client, Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { ExecutionContext } from "ava";
-import { createLogger } from "../../config/logger.js";
 import type { MemoryKindName, MemoryTypeName } from "../../core/graph/relation-types.js";
-import { finishIndexing } from "../../core/ingest/finish-indexing.js";
-import { prepareMemoryContent } from "../../core/ingest/prepare-memory-content.js";
-import { writeMemoryVersion } from "../../core/ingest/write-memory-version.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Models } from "../../core/models/load-models.js";
 import { ErrorInfoSchema } from "../../gen/memory/v1/errors_pb.js";
 import { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
+import { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
+import { MemoryType } from "../../gen/memory/v1/memory_pb.js";
 import type { TestService } from "../helpers/test-service.js";
 
 /**
@@ -58,37 +56,40 @@ export function graphClient(service: TestService, token: string): Client<typeof 
   );
 }
 
+const MEMORY_TYPES: Readonly<Record<MemoryTypeName, MemoryType>> = {
+  semantic: MemoryType.SEMANTIC,
+  episodic: MemoryType.EPISODIC,
+  procedural: MemoryType.PROCEDURAL,
+  reference: MemoryType.REFERENCE,
+  working: MemoryType.WORKING,
+  entity: MemoryType.ENTITY,
+};
+
 /**
- * Stores a memory through ingest's write path (prepare → write version → index vectors), the same
- * code StoreMemory/UploadDocument run, so chunks, vectors and the outbox event are real.
+ * Stores a memory through the real ingest path over gRPC as the tenant: StoreMemory for entries,
+ * UploadDocument for documents (always memory_type semantic there). Returns its id.
  */
 export async function storeMemory(
   service: TestService,
-  tenantId: string,
+  tenant: { readonly token: string },
   input: { title: string; content?: string; kind?: MemoryKindName; memoryType?: MemoryTypeName },
 ): Promise<string> {
-  const content = input.content ?? `${input.title}.`;
-  const deps = { db: service.storage.db, vectors: service.storage.vectors, logger: quietLogger };
-  const prepared = await prepareMemoryContent(service.models.embedder, {
-    title: input.title,
-    content,
-  });
-  const written = await service.storage.db.withTenant(tenantId, (tx) =>
-    writeMemoryVersion(tx, {
-      tenantId,
-      kind: input.kind ?? "entry",
-      memoryType: input.memoryType ?? "semantic",
-      title: input.title,
-      content,
-      prepared,
-      event: "memory.created",
-    }),
+  const ingest = createClient(
+    IngestService,
+    createGrpcTransport({ baseUrl: service.grpcUrl, interceptors: [bearer(tenant.token)] }),
   );
-  await finishIndexing(deps, tenantId, written, prepared);
-  return written.memoryId;
+  const content = input.content ?? `${input.title}.`;
+  const res =
+    input.kind === "document"
+      ? await ingest.uploadDocument({ title: input.title, content })
+      : await ingest.storeMemory({
+          title: input.title,
+          content,
+          memoryType: MEMORY_TYPES[input.memoryType ?? "semantic"],
+        });
+  if (!res.memory?.memoryId) throw new Error(`ingest returned no memory for ${input.title}`);
+  return res.memory.memoryId;
 }
-
-const quietLogger = createLogger("silent");
 
 /** Asserts a call failed with `code`; returns the error for further checks (message, ErrorInfo). */
 export async function expectCode(

@@ -22,7 +22,7 @@ test.after.always(async () => {
 
 const client = () => graphClient(service, tenant.token);
 const store = (title: string, memoryType: Parameters<typeof storeMemory>[2]["memoryType"] = "semantic") =>
-  storeMemory(service, tenant.tenantId, { title, memoryType });
+  storeMemory(service, tenant, { title, memoryType });
 
 async function edgeRows(a: string, b: string) {
   return service.storage.db.sql<{ id: string; from_id: string; rel_type: string; inverse_of: string }[]>`
@@ -210,7 +210,7 @@ test("shape violation: INVALID_ARGUMENT naming rule shape, the end and the kinds
 
 test("unknown ids are NOT_FOUND, and another tenant's ids answer exactly like unknown ones", async (t) => {
   const mine = await store("Mine");
-  const theirs = await storeMemory(service, other.tenantId, { title: "Theirs" });
+  const theirs = await storeMemory(service, other, { title: "Theirs" });
   const unknown = "00000000-0000-4000-8000-000000000001";
   const calls = (id: string) => [
     client().link({ fromId: mine, toId: id, relType: "RELATED_TO" }),

@@ -24,7 +24,7 @@ test.after.always(async () => {
 const client = () => graphClient(service, tenant.token);
 const sql = () => service.storage.db.sql;
 const store = (title: string, memoryType: Parameters<typeof storeMemory>[2]["memoryType"] = "semantic") =>
-  storeMemory(service, tenant.tenantId, { title, memoryType });
+  storeMemory(service, tenant, { title, memoryType });
 
 interface VersionRow {
   id: string;
@@ -276,7 +276,7 @@ test("update_fact: scope, unknown and foreign ids, empty content, empty title", 
     Code.PermissionDenied,
   );
   t.regex(denied.message, /write/);
-  const theirs = await storeMemory(service, other.tenantId, { title: "Their fact" });
+  const theirs = await storeMemory(service, other, { title: "Their fact" });
   const unknown = "00000000-0000-4000-8000-0000000000aa";
   for (const id of [theirs, unknown]) {
     const error = await expectCode(
