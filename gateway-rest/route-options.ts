@@ -1,7 +1,7 @@
-import type { CallOptions } from "@connectrpc/connect";
+import { type CallOptions, Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyRequest } from "fastify";
 import type { CoreClients } from "../edge/core-clients.js";
-import { forwardedHeaders, type RouteAuth } from "../edge/credentials.js";
+import { forwardedHeaders, type RouteAuth, SESSION_COOKIE } from "../edge/credentials.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -32,8 +32,27 @@ export interface RestRouteOptions {
   readonly coreTimeoutMs: number;
 }
 
-/** Options for one core call: only the accepted credentials, the request id, the deadline. */
+/**
+ * Options for one core call: only the accepted credentials, the request id, the deadline. A caller
+ * who sent only the kind of credential the route does not take gets 401 here, with a message that
+ * says which kind the route wants, instead of core's "missing credentials" (core never sees the
+ * credential the gateway did not forward).
+ */
 export function coreCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+  const hasBearer = request.headers.authorization !== undefined;
+  const hasSession = request.cookies[SESSION_COOKIE] !== undefined;
+  if (options.auth === "session" && hasBearer && !hasSession) {
+    throw new ConnectError(
+      "this route needs a signed-in session (cookie service.session-token); API tokens are not accepted here",
+      Code.Unauthenticated,
+    );
+  }
+  if (options.auth === "bearer" && hasSession && !hasBearer) {
+    throw new ConnectError(
+      "this route needs an API token ('Authorization: Bearer <token>'); session cookies are not accepted here",
+      Code.Unauthenticated,
+    );
+  }
   return { headers: forwardedHeaders(request, options.auth), timeoutMs: options.coreTimeoutMs };
 }
 

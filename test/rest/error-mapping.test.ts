@@ -245,17 +245,37 @@ test("memory entries accept all six types in either spelling and answer 201", as
 
 test("a session-only route forwards no bearer token to core; Both forwards the one it got", async (t) => {
   const cookie = `service.session-token=${"s".repeat(43)}`;
-  edge.calls.length = 0;
-  await edge.app.inject({ method: "GET", url: "/api/stats", headers: { ...BEARER, cookie } });
-  await edge.app.inject({ method: "GET", url: "/api/stats", headers: BEARER });
-  await edge.app.inject({ method: "GET", url: "/api/v1/stats", headers: { ...BEARER, cookie } });
-  await recall('{"query":"x"}', { cookie });
-  const [sessionWithBoth, sessionWithBearer, v1, both] = edge.calls;
-  t.is(sessionWithBoth?.headers.get("authorization"), null);
-  t.is(sessionWithBoth?.headers.get("x-session-token"), "s".repeat(43));
-  t.is(sessionWithBearer?.headers.get("authorization"), null);
-  t.is(sessionWithBearer?.headers.get("x-session-token"), null);
-  t.is(v1?.headers.get("authorization"), BEARER.authorization);
-  t.is(v1?.headers.get("x-session-token"), null);
-  t.is(both?.headers.get("authorization"), BEARER.authorization);
+  const call = async (url: string, id: string, headers: Record<string, string>) => {
+    const res = await edge.app.inject({ method: "GET", url, headers: { ...headers, "x-request-id": id } });
+    return {
+      status: res.statusCode,
+      error: res.json<{ error?: string }>().error ?? "",
+      core: edge.calls.find((c) => c.headers.get("x-request-id") === id),
+    };
+  };
+  const sessionWithBoth = await call("/api/stats", "fwd-1", { ...BEARER, cookie });
+  t.is(sessionWithBoth.core?.headers.get("authorization"), null);
+  t.is(sessionWithBoth.core?.headers.get("x-session-token"), "s".repeat(43));
+  // Only a bearer token on a session route: 401 at the gateway, saying what the route wants.
+  const sessionWithBearer = await call("/api/stats", "fwd-2", BEARER);
+  t.is(sessionWithBearer.status, 401);
+  t.regex(sessionWithBearer.error, /signed-in session/);
+  t.is(sessionWithBearer.core, undefined);
+  const v1 = await call("/api/v1/stats", "fwd-3", { ...BEARER, cookie });
+  t.is(v1.core?.headers.get("authorization"), BEARER.authorization);
+  t.is(v1.core?.headers.get("x-session-token"), null);
+  // Only a session cookie on the bearer surface: 401 at the gateway.
+  const v1WithSession = await call("/api/v1/stats", "fwd-4", { cookie });
+  t.is(v1WithSession.status, 401);
+  t.regex(v1WithSession.error, /API token/);
+  t.is(v1WithSession.core, undefined);
+  const both = await edge.app.inject({
+    method: "POST",
+    url: "/api/memory/recall",
+    headers: { ...BEARER, cookie, "x-request-id": "fwd-5" },
+    payload: { query: "x" },
+  });
+  t.is(both.statusCode, 200);
+  const bothCore = edge.calls.find((c) => c.headers.get("x-request-id") === "fwd-5");
+  t.is(bothCore?.headers.get("authorization"), BEARER.authorization);
 });
