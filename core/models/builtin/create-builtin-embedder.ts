@@ -1,0 +1,107 @@
+/**
+ * The built-in offline embedder, the product's embedded default (ingest issue 2(c)): signed feature
+ * hashing of stems, n-grams, compound parts and dictionary translations into 1024 dimensions.
+ * Deterministic (same text, same vector, on every machine with the same dictionary), no model weights.
+ * Construction takes a plain options object and loads asynchronously, so a worker thread can build its own.
+ */
+import type { EmbeddingProvider, EmbedPurpose } from "../embedding-provider.js";
+import { STORED_VECTOR_DIM } from "../embedding-provider.js";
+import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
+import type { Lexicon } from "../lexicon/lexicon.js";
+import { type LoadLexiconOptions, loadLexicon } from "../lexicon/load-lexicon.js";
+import { approximateTokenizer } from "./approximate-token-count.js";
+import {
+  type BuiltinEmbedderSettings,
+  DEFAULT_BUILTIN_EMBEDDER_SETTINGS,
+  settingsTag,
+} from "./builtin-embedder-settings.js";
+import { extractTextFeatures, type FeatureContext } from "./extract-text-features.js";
+import { blockLayout, projectFeatures } from "./project-features.js";
+import { createWordIdf } from "./word-idf.js";
+import { createWordTranslator } from "./word-translator.js";
+
+/** Names the vector space; bump the version whenever the vectors of the default settings change. */
+export const BUILTIN_EMBEDDER_ID = "builtin-xling-v1";
+
+export interface BuiltinEmbedderOptions {
+  /** Where to read the FreeDict dictionaries (and cache them); `false` embeds without a dictionary. */
+  readonly lexicon?: LoadLexiconOptions | false;
+  /** Experiments only: other values give another embedding space id. */
+  readonly settings?: Partial<BuiltinEmbedderSettings>;
+}
+
+export interface BuiltinEmbedder extends EmbeddingProvider {
+  /** Whether dictionary features are active (false when the dictionaries are absent or disabled). */
+  readonly crossLingual: boolean;
+  /** One line for the log when the dictionary could not be used as configured. */
+  readonly lexiconWarning?: string;
+  readonly lexiconLoadMs: number;
+}
+
+/** Lets other work run between texts when a large batch is embedded on the main thread. */
+const YIELD_AFTER_MS = 20;
+
+function shortHash(text: string): string {
+  let hash = 2166136261;
+  for (let index = 0; index < text.length; index++)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
+  return hash.toString(16).padStart(8, "0").slice(0, 6);
+}
+
+/** Builds the embedder around a lexicon already in memory (tests, the evaluation bench). */
+export function createBuiltinEmbedderWithLexicon(
+  lexicon: Lexicon,
+  settingsOverride: Partial<BuiltinEmbedderSettings> = {},
+): Omit<BuiltinEmbedder, "lexiconLoadMs"> {
+  const crossLingual = lexicon.headwordCount.de2en + lexicon.headwordCount.en2de > 0;
+  const base: BuiltinEmbedderSettings = {
+    ...DEFAULT_BUILTIN_EMBEDDER_SETTINGS,
+    // Without a dictionary nothing lands in the other language's block: give each text all dimensions.
+    ...(crossLingual ? {} : { languageBlocks: false }),
+  };
+  const settings: BuiltinEmbedderSettings = { ...base, ...settingsOverride };
+  const idf = createWordIdf(lexicon);
+  const context: FeatureContext = {
+    settings,
+    lexicon,
+    idf,
+    translator: createWordTranslator(lexicon, idf, settings),
+  };
+  // The dictionary is part of the space: vectors made with another edition (or none) are not comparable.
+  const lexiconPart = crossLingual ? `-fd${shortHash(lexicon.fingerprint)}` : "-nolex";
+  const tag = settingsTag(settings, base);
+  const layout = blockLayout(STORED_VECTOR_DIM, settings);
+  const embedOne = (text: string, purpose: EmbedPurpose) =>
+    projectFeatures(extractTextFeatures(text, purpose, context), STORED_VECTOR_DIM, layout);
+  return {
+    id: `${BUILTIN_EMBEDDER_ID}${lexiconPart}${tag.length > 0 ? `-s${tag}` : ""}`,
+    dim: STORED_VECTOR_DIM,
+    tokenizer: approximateTokenizer,
+    crossLingual,
+    async embed(texts, purpose) {
+      const vectors: Float32Array[] = [];
+      let sliceStart = performance.now();
+      for (const text of texts) {
+        vectors.push(embedOne(text, purpose));
+        if (performance.now() - sliceStart > YIELD_AFTER_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+      return vectors;
+    },
+  };
+}
+
+export async function createBuiltinEmbedder(options: BuiltinEmbedderOptions = {}): Promise<BuiltinEmbedder> {
+  if (options.lexicon === false) {
+    return { ...createBuiltinEmbedderWithLexicon(createEmptyLexicon(), options.settings), lexiconLoadMs: 0 };
+  }
+  const loaded = await loadLexicon(options.lexicon ?? {});
+  const embedder = createBuiltinEmbedderWithLexicon(loaded.lexicon, options.settings);
+  return {
+    ...embedder,
+    lexiconLoadMs: loaded.loadMs,
+    ...(loaded.warning !== undefined ? { lexiconWarning: loaded.warning } : {}),
+  };
+}

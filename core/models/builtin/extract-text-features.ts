@@ -1,0 +1,129 @@
+/**
+ * The features of one text: for every content word its own-language stem, character n-grams, the stems
+ * of its compound parts, and — for queries, and with a smaller weight for passages — the stems of its
+ * translations into the other language, so a German question meets an English passage (and vice versa)
+ * in the same dimensions. Stop words contribute nothing; every word is weighted by its idf.
+ */
+import type { EmbedPurpose } from "../embedding-provider.js";
+import { decompoundGerman } from "../lexicon/decompound-german.js";
+import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
+import { STOPWORDS } from "../lexicon/stopwords.js";
+import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
+import { detectLanguage } from "./detect-language.js";
+import { FeatureBag } from "./feature-bag.js";
+import { stemWord } from "./stem-word.js";
+import { tokenizeWords } from "./tokenize-words.js";
+import type { WordIdf } from "./word-idf.js";
+import type { WordTranslator } from "./word-translator.js";
+
+export interface FeatureContext {
+  readonly settings: BuiltinEmbedderSettings;
+  readonly lexicon: Lexicon;
+  readonly idf: WordIdf;
+  readonly translator: WordTranslator;
+}
+
+const DIGITS = /^\p{N}+$/u;
+
+function addNgrams(bag: FeatureBag, word: string, sizes: readonly number[], weight: number): void {
+  const padded = `^${word}$`;
+  const grams: string[] = [];
+  for (const size of sizes) {
+    for (let start = 0; start + size <= padded.length; start++) grams.push(padded.slice(start, start + size));
+  }
+  // Each word's n-grams share one unit of frequency, so long words do not outweigh short ones.
+  for (const gram of grams) bag.add("ngrams", gram, 1 / grams.length, weight);
+}
+
+interface StemFeature {
+  readonly language: LexiconLanguage;
+  readonly stem: string;
+  readonly frequency: number;
+  readonly weight: number;
+}
+
+/**
+ * A word's stem and its translations' stems. When a translation has the word's own stem (names, loan
+ * words: "Tom", "Team") the larger of the two counts, not their sum, so such words do not weigh double.
+ */
+function wordStems(
+  word: string,
+  language: LexiconLanguage,
+  wordIdf: number,
+  translationWeight: number,
+  context: FeatureContext,
+): Map<string, StemFeature> {
+  const { settings, lexicon, translator } = context;
+  const stems = new Map<string, StemFeature>();
+  const weight = wordIdf ** settings.idfPower;
+  const other: LexiconLanguage = language === "de" ? "en" : "de";
+  const ownStem = stemWord(lexicon.lemma(word, language) ?? word, language);
+  stems.set(`${language}:${ownStem}`, {
+    language,
+    stem: ownStem,
+    frequency: 1,
+    weight: settings.stemWeight * weight,
+  });
+  if (translationWeight <= 0) return stems;
+  const translated = translator.translate(word, language).stems;
+  const power = settings.translationSharePower;
+  const total = translated.reduce((sum, { share }) => sum + share ** power, 0);
+  for (const { stem, share, idf } of translated) {
+    // The geometric mean of both idfs: a rare word's translation to a common word ("Gefecht" → "fight")
+    // still counts, a common word's rare translation does not dominate.
+    const candidate = {
+      language: other,
+      stem,
+      frequency: share ** power / total,
+      weight: translationWeight * Math.sqrt(wordIdf * idf) ** settings.idfPower,
+    };
+    const key = `${other}:${stem}`;
+    const current = stems.get(key);
+    if (
+      current === undefined ||
+      candidate.frequency * candidate.weight > current.frequency * current.weight
+    ) {
+      stems.set(key, candidate);
+    }
+  }
+  return stems;
+}
+
+export function extractTextFeatures(
+  text: string,
+  purpose: EmbedPurpose,
+  context: FeatureContext,
+): FeatureBag {
+  const { settings, idf, lexicon } = context;
+  const bag = new FeatureBag();
+  const words = tokenizeWords(text);
+  const language = detectLanguage(words, lexicon);
+  const translationWeight =
+    purpose === "query" ? settings.queryTranslationWeight : settings.passageTranslationWeight;
+  const stopwords = STOPWORDS[language];
+  for (const word of words) {
+    const isStopword = stopwords.has(word);
+    const wordIdf = idf(word, language) * (isStopword ? settings.stopwordWeight : 1);
+    if (wordIdf <= 0) continue;
+    // A passage says "the" twenty times; as a signal of what it is about, once is plenty.
+    const maxFrequency = isStopword ? settings.stopwordMaxFrequency : Number.POSITIVE_INFINITY;
+    const weight = wordIdf ** settings.idfPower;
+    if (DIGITS.test(word)) {
+      // Numbers are the same in both languages: they go to both blocks, so "1900" matches either way.
+      bag.add("de", word, 1, settings.stemWeight * weight);
+      bag.add("en", word, 1, settings.stemWeight * weight);
+      continue;
+    }
+    for (const feature of wordStems(word, language, wordIdf, translationWeight, context).values()) {
+      bag.add(feature.language, feature.stem, feature.frequency, feature.weight, maxFrequency);
+    }
+    addNgrams(bag, word, settings.ngramSizes, settings.ngramWeight * weight);
+    if (language === "de" && settings.compoundPartWeight > 0) {
+      const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en"));
+      for (const part of parts ?? []) {
+        bag.add("de", stemWord(part, "de"), 1 / (parts?.length ?? 1), settings.compoundPartWeight * weight);
+      }
+    }
+  }
+  return bag;
+}

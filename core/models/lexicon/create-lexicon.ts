@@ -1,0 +1,40 @@
+/** Wraps the lexicon's tables in the `Lexicon` interface; also the empty lexicon used when none is installed. */
+import { type LexiconTables, RECORD_SEPARATOR, UNIT_SEPARATOR } from "./build-lexicon-tables.js";
+import type { Lexicon, Translation } from "./lexicon.js";
+
+function decodeTranslations(value: string | undefined): Translation[] {
+  if (value === undefined || value.length === 0) return [];
+  const translations: Translation[] = [];
+  for (const record of value.split(RECORD_SEPARATOR)) {
+    const [text, weight] = record.split(UNIT_SEPARATOR);
+    const parsedWeight = Number(weight);
+    if (text !== undefined && text.length > 0 && Number.isFinite(parsedWeight)) {
+      translations.push({ text, weight: parsedWeight });
+    }
+  }
+  return translations;
+}
+
+export function createLexicon(tables: LexiconTables, fingerprint: string): Lexicon {
+  return {
+    headwordCount: { de2en: tables.translations.de2en.size, en2de: tables.translations.en2de.size },
+    exampleCount: tables.exampleCount,
+    fingerprint,
+    translate: (word, direction) => decodeTranslations(tables.translations[direction].get(word)),
+    has: (word, direction) => tables.translations[direction].get(word) !== undefined,
+    exampleFrequency: (word, language) => Number(tables.exampleFrequency[language].get(word) ?? 0),
+    lemma: (word, language) => tables.lemmas[language].get(word),
+  };
+}
+
+export function createEmptyLexicon(): Lexicon {
+  return {
+    headwordCount: { de2en: 0, en2de: 0 },
+    exampleCount: { de: 0, en: 0 },
+    fingerprint: "",
+    translate: () => [],
+    has: () => false,
+    exampleFrequency: () => 0,
+    lemma: () => undefined,
+  };
+}

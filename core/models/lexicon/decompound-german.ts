@@ -1,0 +1,54 @@
+/**
+ * Splits a German compound into known words ("Datenschutzbeauftragter" → datenschutz, beauftragter;
+ * "Verteidigungsminister" → verteidigung, minister), so that a compound missing from the dictionary can
+ * still be translated and so that "Beauftragter für Datenschutz" meets "Datenschutzbeauftragter".
+ * Among all splits into known words it takes the one with the fewest parts (ties: the longest last part,
+ * the head of a German compound); linking elements (Fugen-s, -es, -n, -en, -er, -e) may end a modifier.
+ */
+const MIN_PART_LENGTH = 3;
+const MIN_COMPOUND_LENGTH = 7;
+const MAX_PARTS = 4;
+const LINKING_ELEMENTS = ["", "s", "es", "n", "en", "er", "e", "ns"];
+
+export function decompoundGerman(word: string, isWord: (candidate: string) => boolean): string[] | undefined {
+  if (word.length < MIN_COMPOUND_LENGTH) return undefined;
+  // best[start] = fewest-part split of word.slice(start), computed right to left.
+  const best: Array<string[] | undefined> = new Array(word.length + 1).fill(undefined);
+  best[word.length] = [];
+  for (let start = word.length - MIN_PART_LENGTH; start >= 0; start--) {
+    let chosen: string[] | undefined;
+    for (let end = start + MIN_PART_LENGTH; end <= word.length; end++) {
+      const rest = best[end];
+      // The word itself is known more often than not; we want its parts, so a one-part split never counts.
+      if (rest === undefined || rest.length + 1 > MAX_PARTS || (start === 0 && end === word.length)) continue;
+      const part = findPart(word.slice(start, end), end === word.length, isWord);
+      if (part === undefined) continue;
+      const candidate = [part, ...rest];
+      if (chosen === undefined || isBetterSplit(candidate, chosen)) chosen = candidate;
+    }
+    best[start] = chosen;
+  }
+  const split = best[0];
+  return split !== undefined && split.length > 1 ? split : undefined;
+}
+
+/** A known word, or a modifier followed by a linking element (Verteidigung-s-minister). */
+function findPart(
+  piece: string,
+  isLast: boolean,
+  isWord: (candidate: string) => boolean,
+): string | undefined {
+  if (isWord(piece)) return piece;
+  if (isLast) return undefined;
+  for (const link of LINKING_ELEMENTS) {
+    if (link.length === 0 || !piece.endsWith(link)) continue;
+    const stem = piece.slice(0, piece.length - link.length);
+    if (stem.length >= MIN_PART_LENGTH && isWord(stem)) return stem;
+  }
+  return undefined;
+}
+
+function isBetterSplit(candidate: readonly string[], current: readonly string[]): boolean {
+  if (candidate.length !== current.length) return candidate.length < current.length;
+  return (candidate.at(-1)?.length ?? 0) > (current.at(-1)?.length ?? 0);
+}
