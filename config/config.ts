@@ -37,6 +37,11 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   EMBEDDED_PG_PORT: port.default(54329),
   REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, "letters, digits, ':', '_' and '-' only (at most 64)")
+    .default("memory-service"),
   LANCEDB_URI: z.string().trim().min(1).optional(),
   CORE_URL: optionalUrl(["http:", "https:"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -94,6 +99,8 @@ export interface Config {
   readonly embeddedPgPort: number;
   /** Unset: in-memory rate limiting. */
   readonly redisUrl?: string;
+  /** Prefix of rate-limit keys in Redis, so services sharing one Redis keep separate counters. */
+  readonly rateLimitPrefix: string;
   readonly lancedbUri: string;
   /** Set: gateways and worker reach a separate core over gRPC instead of in-process. */
   readonly coreUrl?: string;
@@ -184,6 +191,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databasePoolSize: env.DATABASE_POOL_SIZE,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    rateLimitPrefix: env.RATE_LIMIT_PREFIX,
     lancedbUri: env.LANCEDB_URI ?? resolve(dataDir, "lancedb"),
     ...(env.CORE_URL ? { coreUrl: env.CORE_URL } : {}),
     logLevel: env.LOG_LEVEL,

@@ -13,6 +13,8 @@ import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
+import { createRateLimitInterceptor } from "./auth/rate-limit-interceptor.js";
+import { createRateLimiters, type RateLimiters } from "./auth/rate-limiters.js";
 import { createBillingService } from "./billing/billing-service.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
@@ -25,6 +27,8 @@ import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
 import { type ComponentCheck, createStatusService } from "./status/status-service.js";
 import type { Database } from "./store/database.js";
+import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
+import type { StartCheckout } from "./tenancy/onboard.js";
 import { createTenancyService } from "./tenancy/tenancy-service.js";
 import { createValidateInterceptor } from "./validate-interceptor.js";
 import type { VectorStore } from "./vectors/vector-store.js";
@@ -44,6 +48,15 @@ export interface CoreOptions {
   readonly trustClientIp: boolean;
   /** Whether a worker is running (in process, or alive per heartbeat). */
   readonly workerCheck: ComponentCheck;
+  /**
+   * Store of the per-token and MCP per-IP limits (Redis or memory), shared with the edge's per-IP
+   * limits; default: in-memory limiters of this core alone.
+   */
+  readonly rateLimiters?: RateLimiters;
+  /** Magic-link mail (SMTP_URL, MAIL_FROM); without smtpUrl links are written to the log. */
+  readonly mail?: { readonly smtpUrl?: string | undefined; readonly from: string };
+  /** Starts a payment checkout for a paid plan at onboarding; unset: payments not configured. */
+  readonly startCheckout?: StartCheckout;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -66,6 +79,20 @@ const MEMORY_SERVICES = [
 export function createCore(options: CoreOptions): Core {
   const { db, vectors } = options;
   const authenticator = createAuthenticator({ db });
+  const rateLimiters =
+    options.rateLimiters ?? createRateLimiters({ keyPrefix: "memory-service", logger: options.logger });
+  const tenancy = createTenancyService({
+    db,
+    authenticator,
+    mailer: createMagicLinkMailer({
+      smtpUrl: options.mail?.smtpUrl,
+      from: options.mail?.from ?? "Memory Service <no-reply@localhost>",
+      logger: options.logger,
+    }),
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+    startCheckout: options.startCheckout,
+  });
   const registry = fileRegistryOf([
     file_memory_v1_recall_service,
     file_memory_v1_ingest_service,
@@ -126,6 +153,8 @@ export function createCore(options: CoreOptions): Core {
     interceptors: [
       createErrorInterceptor(options.logger),
       createAuthInterceptor(authenticator, { trustClientIp: options.trustClientIp }),
+      // After auth (limits are per credential and plan), before validation (invalid calls count).
+      createRateLimitInterceptor(rateLimiters),
       createValidateInterceptor(),
     ],
     routes(router) {
@@ -144,7 +173,7 @@ export function createCore(options: CoreOptions): Core {
         GraphService,
         createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger }),
       );
-      router.service(TenancyService, createTenancyService());
+      router.service(TenancyService, tenancy);
       router.service(BillingService, createBillingService());
       router.service(WebhookService, createWebhookService());
       router.service(StatusService, status);

@@ -3,6 +3,7 @@ import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
 import { remoteWorkerCheck } from "../worker/create-worker.js";
 import { startConfiguredWorker } from "../worker/start-configured-worker.js";
+import { createRateLimiters } from "./auth/rate-limiters.js";
 import { createCore } from "./create-core.js";
 import { loadModels } from "./models/load-models.js";
 import { startGrpcServer } from "./server.js";
@@ -18,6 +19,11 @@ const logger = createLogger(config.logLevel);
 const storage = await startStorage(config, logger);
 const models = await loadModels(config, logger);
 const worker = config.runWorker ? await startConfiguredWorker(config, storage, models, logger) : undefined;
+const rateLimiters = createRateLimiters({
+  redisUrl: config.redisUrl,
+  keyPrefix: config.rateLimitPrefix,
+  logger,
+});
 const core = createCore({
   db: storage.db,
   vectors: storage.vectors,
@@ -28,6 +34,8 @@ const core = createCore({
   publicUrl: config.publicUrl,
   trustClientIp: config.trustProxy,
   workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
+  rateLimiters,
+  mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
 });
 const grpc = await startGrpcServer({
   routes: core.routes,
@@ -45,6 +53,7 @@ onShutdownSignal(async (signal) => {
   await grpc.close();
   await worker?.stop();
   await models.close();
+  await rateLimiters.close();
   await storage.stop();
   logger.info("stopped");
 });

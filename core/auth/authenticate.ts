@@ -13,7 +13,11 @@ export interface Credentials {
 export interface Authenticator {
   /** Resolves credentials to a principal; throws UNAUTHENTICATED for malformed or unknown ones. */
   resolve(credentials: Credentials): Promise<Principal>;
-  /** Drops cached lookups of a token at once (called on revoke in this process). */
+  /**
+   * Drops cached lookups of a token at once and refuses it from now on in this process (called
+   * after a revoke committed). Lookups that were already in flight when the revoke committed are
+   * refused too, so the next request after a revoke answer is 401 even under concurrency.
+   */
   forgetToken(tokenId: string): void;
 }
 
@@ -31,6 +35,7 @@ const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 interface TokenRow {
   id: string;
   tenant_id: string;
+  slug: string;
   scopes: Scope[];
   token_hash: Buffer;
   plan: PlanName;
@@ -43,6 +48,7 @@ interface SessionRow {
   email: string;
   token_hash: Buffer;
   tenant_id: string | null;
+  slug: string | null;
   plan: PlanName | null;
   limits_override: LimitsOverride | null;
 }
@@ -61,6 +67,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const now = options.now ?? Date.now;
   const cache = new Map<string, { principal: Principal; expires: number }>();
   const lastTouched = new Map<string, number>();
+  // Tokens revoked through this process. Kept for good: revocation is permanent, and the set holds
+  // only ids (36 bytes each), bounded by the number of revokes this process served.
+  const revoked = new Set<string>();
 
   function touch(tokenId: string): void {
     const t = now();
@@ -72,24 +81,32 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     );
   }
 
+  function isRevoked(principal: Principal): boolean {
+    return principal.kind === "token" && revoked.has(principal.tokenId);
+  }
+
   async function fromToken(token: string): Promise<Principal> {
     const hash = hashSecret(token);
     const key = hash.toString("base64");
     const cached = cache.get(key);
-    if (cached && cached.expires > now()) {
+    if (cached && cached.expires > now() && !isRevoked(cached.principal)) {
       if (cached.principal.kind === "token") touch(cached.principal.tokenId);
       return cached.principal;
     }
     cache.delete(key);
     const [row] = await db.sql<TokenRow[]>`
-      select t.id, t.tenant_id, t.scopes, t.token_hash, tn.plan, tn.limits_override
+      select t.id, t.tenant_id, tn.slug, t.scopes, t.token_hash, tn.plan, tn.limits_override
       from api_tokens t join tenants tn on tn.id = t.tenant_id
       where t.token_hash = ${hash} and t.revoked_at is null`;
-    if (!row || !sameHash(row.token_hash, hash)) throw unauthenticated("invalid or revoked API token");
+    // A lookup that started before a revoke committed may still have seen the token active.
+    if (!row || !sameHash(row.token_hash, hash) || revoked.has(row.id)) {
+      throw unauthenticated("invalid or revoked API token");
+    }
     const principal: Principal = {
       kind: "token",
       tokenId: row.id,
       tenantId: row.tenant_id,
+      tenantSlug: row.slug,
       plan: row.plan,
       limits: limitsFor(row.plan, row.limits_override),
       scopes: new Set(row.scopes),
@@ -104,7 +121,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!SESSION_TOKEN_PATTERN.test(sessionToken)) throw unauthenticated("malformed session");
     const hash = hashSecret(sessionToken);
     const [row] = await db.sql<SessionRow[]>`
-      select s.id, s.user_id, u.email, s.token_hash, m.tenant_id, tn.plan, tn.limits_override
+      select s.id, s.user_id, u.email, s.token_hash, m.tenant_id, tn.slug, tn.plan, tn.limits_override
       from sessions s
       join users u on u.id = s.user_id
       left join lateral (
@@ -119,6 +136,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       userId: row.user_id,
       email: row.email,
       tenantId: row.tenant_id ?? undefined,
+      ...(row.slug ? { tenantSlug: row.slug } : {}),
       plan: row.plan ?? undefined,
       limits: row.plan ? limitsFor(row.plan, row.limits_override ?? {}) : undefined,
       scopes: ALL_SCOPES,
@@ -134,6 +152,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return ANONYMOUS;
     },
     forgetToken(tokenId) {
+      revoked.add(tokenId);
+      lastTouched.delete(tokenId);
       for (const [key, entry] of cache) {
         if (entry.principal.kind === "token" && entry.principal.tokenId === tokenId) cache.delete(key);
       }

@@ -10,6 +10,8 @@ export type Principal =
       readonly kind: "token";
       readonly tokenId: string;
       readonly tenantId: string;
+      /** The workspace's slug, resolved with the token (GetSession answers without a query). */
+      readonly tenantSlug?: string;
       readonly plan: PlanName;
       readonly limits: PlanLimits;
       readonly scopes: ReadonlySet<Scope>;
@@ -21,6 +23,7 @@ export type Principal =
       readonly email: string;
       /** Unset until onboarding created the user's tenant. */
       readonly tenantId: string | undefined;
+      readonly tenantSlug?: string;
       readonly plan: PlanName | undefined;
       readonly limits: PlanLimits | undefined;
       /** A signed-in member acts with every scope in their own workspace. */

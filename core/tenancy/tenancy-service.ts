@@ -1,7 +1,126 @@
-import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "../../config/logger.js";
 import type { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import type { Authenticator } from "../auth/authenticate.js";
+import { tenantCaller } from "../auth/caller.js";
+import { clientIpKey, principalKey } from "../auth/principal.js";
+import { unauthenticated } from "../errors.js";
+import type { Database } from "../store/database.js";
+import { listActiveTokens } from "./api-tokens.js";
+import { completeSignIn } from "./complete-sign-in.js";
+import { createToken } from "./create-token.js";
+import { sessionOf } from "./get-session.js";
+import type { MagicLinkMailer } from "./magic-link-mailer.js";
+import { onboard, type StartCheckout } from "./onboard.js";
+import { planEnum, planName, scopeEnum, scopeName } from "./proto-enums.js";
+import { revokeToken } from "./revoke-token.js";
+import { signOut } from "./sign-out.js";
+import { startSignIn } from "./start-sign-in.js";
 
-// Tenancy and auth. Methods not provided answer UNIMPLEMENTED.
-export function createTenancyService(): Partial<ServiceImpl<typeof TenancyService>> {
-  return {};
+export interface TenancyServiceDeps {
+  readonly db: Database;
+  readonly authenticator: Authenticator;
+  readonly mailer: MagicLinkMailer;
+  readonly publicUrl: string;
+  readonly logger: Logger;
+  /** Set by billing when payments are configured; unset: paid plans at onboarding answer 402. */
+  readonly startCheckout?: StartCheckout | undefined;
+}
+
+const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);
+
+/**
+ * TenancyService: sessions (magic links), onboarding and API tokens, one use case per file. The
+ * auth interceptor has enforced each method's requirement (method-requirements.ts) before a
+ * handler runs. Provider keys, audit export and tenant export are not provided here yet and
+ * answer UNIMPLEMENTED.
+ */
+export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceImpl<typeof TenancyService>> {
+  return {
+    async startSignIn(req) {
+      await startSignIn(deps, { email: req.email, baseUrl: req.baseUrl, callbackPath: req.callbackPath });
+      return {};
+    },
+
+    async completeSignIn(req, ctx) {
+      const done = await completeSignIn(deps, { token: req.token, ip: clientIp(ctx) });
+      return {
+        sessionToken: done.sessionToken,
+        expiresAt: timestampFromDate(done.expiresAt),
+        userId: done.userId,
+        email: done.email,
+        needsOnboarding: done.needsOnboarding,
+        ...(done.tenantId ? { tenantId: done.tenantId } : {}),
+        redirectPath: done.redirectPath,
+      };
+    },
+
+    async signOut(_req, ctx) {
+      const principal = ctx.values.get(principalKey);
+      if (principal.kind !== "session") throw unauthenticated("sign-out needs a signed-in session");
+      await signOut(deps, {
+        sessionId: principal.sessionId,
+        userId: principal.userId,
+        tenantId: principal.tenantId,
+        ip: clientIp(ctx),
+      });
+      return {};
+    },
+
+    async getSession(_req, ctx) {
+      const { plan, scopes, ...session } = sessionOf(ctx.values.get(principalKey));
+      return { ...session, ...(plan ? { plan: planEnum(plan) } : {}), scopes: scopes.map(scopeEnum) };
+    },
+
+    async onboard(req, ctx) {
+      const principal = ctx.values.get(principalKey);
+      if (principal.kind !== "session") throw unauthenticated("onboarding needs a signed-in session");
+      return onboard(deps, {
+        userId: principal.userId,
+        email: principal.email,
+        slug: req.slug,
+        name: req.name.trim(),
+        plan: planName(req.plan),
+        ip: clientIp(ctx),
+      });
+    },
+
+    async listTokens(_req, ctx) {
+      const caller = tenantCaller(ctx);
+      const tokens = await deps.db.withTenant(caller.tenantId, (tx) => listActiveTokens(tx, caller.tenantId));
+      return {
+        tokens: tokens.map((t) => ({
+          id: t.id,
+          name: t.name,
+          scopes: t.scopes.map(scopeEnum),
+          createdAt: timestampFromDate(t.createdAt),
+          ...(t.lastUsedAt ? { lastUsedAt: timestampFromDate(t.lastUsedAt) } : {}),
+        })),
+      };
+    },
+
+    async createToken(req, ctx) {
+      const issued = await createToken(deps, tenantCaller(ctx), {
+        name: req.name.trim(),
+        scopes: req.scopes.map(scopeName),
+        ip: clientIp(ctx),
+      });
+      return {
+        id: issued.id,
+        token: issued.token,
+        info: {
+          id: issued.id,
+          name: issued.name,
+          scopes: issued.scopes.map(scopeEnum),
+          createdAt: timestampFromDate(issued.createdAt),
+        },
+      };
+    },
+
+    async revokeToken(req, ctx) {
+      await revokeToken(deps, tenantCaller(ctx), { tokenId: req.id, ip: clientIp(ctx) });
+      return {};
+    },
+  };
 }

@@ -31,3 +31,36 @@ export async function countTenants(sql: Sql | TransactionSql): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from tenants`;
   return row?.n ?? 0;
 }
+
+export interface TenantSummary extends TenantRecord {
+  createdAt: Date;
+  activeTokens: number;
+  members: number;
+}
+
+/** Every workspace with its token and member counts, oldest first (CLI `tenant list`). */
+export async function listTenants(sql: Sql | TransactionSql): Promise<TenantSummary[]> {
+  const rows = await sql<(TenantRecord & { created_at: Date; active_tokens: number; members: number })[]>`
+    select t.id, t.slug, t.name, t.plan, t.created_at,
+           (select count(*)::int from api_tokens a where a.tenant_id = t.id and a.revoked_at is null)
+             as active_tokens,
+           (select count(*)::int from memberships m where m.tenant_id = t.id) as members
+    from tenants t order by t.created_at, t.slug`;
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    plan: r.plan,
+    createdAt: r.created_at,
+    activeTokens: r.active_tokens,
+    members: r.members,
+  }));
+}
+
+export async function findTenantBySlug(
+  sql: Sql | TransactionSql,
+  slug: string,
+): Promise<TenantRecord | undefined> {
+  const [row] = await sql<TenantRecord[]>`select id, slug, name, plan from tenants where slug = ${slug}`;
+  return row;
+}

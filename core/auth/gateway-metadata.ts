@@ -1,0 +1,11 @@
+/**
+ * Request metadata the gateways send to core besides credentials. Core trusts it only from callers
+ * it was told to trust (`trustClientIp`: the in-process gateways, or gateways on a private network).
+ *
+ * The MCP gateway sets `GATEWAY_HEADER: MCP_GATEWAY` on every core call it makes, so core can apply
+ * the spec's "/api/mcp/v1 with the api plan (per IP) 60 / 60 s" limit keyed on `CLIENT_IP_HEADER`.
+ * Gateways import these through edge/gateway-metadata.ts.
+ */
+export const CLIENT_IP_HEADER = "x-client-ip";
+export const GATEWAY_HEADER = "x-service-gateway";
+export const MCP_GATEWAY = "mcp";

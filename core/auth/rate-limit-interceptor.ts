@@ -1,0 +1,42 @@
+import type { Interceptor } from "@connectrpc/connect";
+import { rateLimited } from "../errors.js";
+import { GATEWAY_HEADER, MCP_GATEWAY } from "./gateway-metadata.js";
+import { clientIpKey, principalKey } from "./principal.js";
+import type { RateLimiters } from "./rate-limiters.js";
+
+/**
+ * Per-credential limits after authentication (spec "Limits"), in core so direct gRPC clients are
+ * limited exactly like the gateways:
+ * - per token per minute by plan (plans.ts: Privat 30, Pro 60, Team/Business 120, Enterprise 600).
+ *   Sessions count the same way per session: on every plan but api, a session is the only
+ *   credential, so limiting only tokens would leave those plans' limits without effect;
+ * - MCP per client IP per 60 s where the plan has one (api: 60), for calls the MCP gateway marks
+ *   with GATEWAY_HEADER. The IP is the x-client-ip a trusted gateway forwarded.
+ * Public methods (sign-in, health, reflection) carry no principal and are not limited here; the
+ * edge limits sign-in per IP.
+ */
+export function createRateLimitInterceptor(limiters: RateLimiters): Interceptor {
+  return (next) => async (req) => {
+    const principal = req.contextValues.get(principalKey);
+    if (principal.kind === "anonymous" || !principal.limits) return next(req);
+    const perMcpIp = principal.limits.mcpRequestsPerMinutePerIp;
+    const ip = req.contextValues.get(clientIpKey);
+    if (perMcpIp !== undefined && ip && req.header.get(GATEWAY_HEADER) === MCP_GATEWAY) {
+      const decision = await limiters
+        .limiter({ name: "mcp-ip", points: perMcpIp, durationSeconds: 60, window: "fixed" })
+        .consume(ip);
+      if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    }
+    const key = principal.kind === "token" ? `token:${principal.tokenId}` : `session:${principal.sessionId}`;
+    const decision = await limiters
+      .limiter({
+        name: "credential",
+        points: principal.limits.requestsPerMinutePerToken,
+        durationSeconds: 60,
+        window: "fixed",
+      })
+      .consume(key);
+    if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+    return next(req);
+  };
+}

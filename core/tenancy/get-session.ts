@@ -1,0 +1,31 @@
+import type { PlanName, Principal, Scope } from "../auth/principal.js";
+import { unauthenticated } from "../errors.js";
+
+export interface SessionView {
+  readonly credential: "session" | "token";
+  readonly userId?: string;
+  readonly email?: string;
+  readonly tenantId?: string;
+  readonly tenantSlug?: string;
+  readonly plan?: PlanName;
+  readonly scopes: Scope[];
+}
+
+/**
+ * Who the caller is, from the principal the auth interceptor resolved: no query, so GetSession is
+ * the cheap authenticated call bench:auth measures.
+ */
+export function sessionOf(principal: Principal): SessionView {
+  if (principal.kind === "anonymous") throw unauthenticated();
+  // A session acts with every scope, but only inside a workspace: none before onboarding.
+  const scopes = principal.tenantId
+    ? (["read", "write", "admin"] as const).filter((s) => principal.scopes.has(s))
+    : [];
+  const tenant = {
+    ...(principal.tenantId ? { tenantId: principal.tenantId } : {}),
+    ...(principal.tenantSlug ? { tenantSlug: principal.tenantSlug } : {}),
+    ...(principal.plan ? { plan: principal.plan } : {}),
+  };
+  if (principal.kind === "token") return { credential: "token", ...tenant, scopes };
+  return { credential: "session", userId: principal.userId, email: principal.email, ...tenant, scopes };
+}

@@ -1,0 +1,84 @@
+import { Code } from "@connectrpc/connect";
+import nodemailer from "nodemailer";
+import type { Logger } from "../../config/logger.js";
+import { coreError } from "../errors.js";
+
+/** Delivers a sign-in link to an address. */
+export interface MagicLinkMailer {
+  /** "smtp" or "log": how links leave the service (GetSession and docs mention it). */
+  readonly delivery: "smtp" | "log";
+  send(to: string, link: string): Promise<void>;
+  close(): void;
+}
+
+export interface MagicLinkMailerOptions {
+  readonly smtpUrl?: string | undefined;
+  readonly from: string;
+  readonly logger: Logger;
+}
+
+/** The message of the one log line that carries a secret on purpose (docs/auth.md, tests). */
+export const MAGIC_LINK_LOG_MESSAGE =
+  "SMTP_URL is not set: sign-in link written to the log instead of mailed (secret, single use, valid 24 h)";
+
+/**
+ * Mails sign-in links through SMTP (nodemailer, SMTP_URL). Without SMTP_URL the link is written to
+ * the log at warn level, so a self-hosted instance without mail can still sign in: this is the only
+ * log line that ever contains a secret, and it is documented as such in docs/auth.md.
+ */
+export function createMagicLinkMailer(options: MagicLinkMailerOptions): MagicLinkMailer {
+  const { logger } = options;
+  if (!options.smtpUrl) {
+    return {
+      delivery: "log",
+      async send(to, link) {
+        logger.warn({ to, signInLink: link }, MAGIC_LINK_LOG_MESSAGE);
+      },
+      close() {},
+    };
+  }
+  const transport = nodemailer.createTransport(
+    {
+      url: options.smtpUrl,
+      // A hung mail server must not hold a sign-in request for minutes.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    },
+    { from: options.from },
+  );
+  return {
+    delivery: "smtp",
+    async send(to, link) {
+      try {
+        await transport.sendMail({
+          to,
+          subject: "Your sign-in link",
+          text: [
+            "Hello,",
+            "",
+            "follow this link to sign in to the memory service:",
+            "",
+            link,
+            "",
+            "The link works once and expires in 24 hours. If you did not ask for it, ignore this mail.",
+          ].join("\n"),
+        });
+      } catch (error) {
+        // The error of a mail server never carries the link; log it without the message body.
+        logger.error({ err: error, to }, "sending the sign-in mail failed");
+        throw coreError(
+          Code.Unavailable,
+          "unavailable",
+          "the sign-in mail could not be sent; try again later",
+          {
+            cause: error,
+          },
+        );
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
