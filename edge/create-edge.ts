@@ -15,6 +15,7 @@ import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";
 import type { CoreClients } from "./core-clients.js";
+import { type IpLimiterSource, installIpRateLimits } from "./ip-rate-limit.js";
 
 export interface EdgeOptions {
   readonly clients: CoreClients;
@@ -24,6 +25,16 @@ export interface EdgeOptions {
   readonly trustProxy: boolean;
   /** Origins allowed by CORS; empty: CORS off. */
   readonly corsOrigins: readonly string[];
+  /**
+   * PUBLIC_URL: where sign-in redirects point; https makes the session cookie Secure. Every
+   * composition root passes it; the default serves edges built alone in tests.
+   */
+  readonly publicUrl?: string;
+  /**
+   * The rate-limit store (Redis or memory) for the per-IP route limits (edge/ip-rate-limit.ts).
+   * Every composition root passes it; without it (edges built alone in tests) there are none.
+   */
+  readonly rateLimiters?: IpLimiterSource;
   /** Deadline of one core call from the REST gateway (504 after it); default 30 s. */
   readonly coreTimeoutMs?: number;
 }
@@ -106,6 +117,9 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
   // Before any route, so the OpenAPI document collects every route.
   await registerOpenApi(app, { version: options.version });
 
+  // Per-IP limits of the routes that ask for one in their config; before any route registers.
+  if (options.rateLimiters) installIpRateLimits(app, options.rateLimiters);
+
   // Liveness only: no database check, no rate limit (spec: GET /health).
   app.get(
     "/health",
@@ -118,6 +132,7 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
 
   await app.register(restGateway, {
     clients: options.clients,
+    publicUrl: options.publicUrl ?? "http://localhost",
     ...(options.coreTimeoutMs === undefined ? {} : { coreTimeoutMs: options.coreTimeoutMs }),
   });
   await app.register(mcpGateway, { clients: options.clients, version: options.version });

@@ -1,6 +1,7 @@
 import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
+import { createRateLimiters } from "../core/auth/rate-limiters.js";
 import { createCoreClients, createRemoteCoreTransport } from "./core-clients.js";
 import { createEdge } from "./create-edge.js";
 
@@ -12,12 +13,21 @@ const config = loadConfigOrExit((c) =>
   c.coreUrl ? undefined : "CORE_URL: required to run the gateway alone",
 );
 const logger = createLogger(config.logLevel);
+// Composition root: the rate-limit store is the one piece of core the gateway process needs (the
+// per-IP route limits share Redis with core's per-token limits).
+const rateLimiters = createRateLimiters({
+  redisUrl: config.redisUrl,
+  keyPrefix: config.rateLimitPrefix,
+  logger,
+});
 const edge = await createEdge({
   clients: createCoreClients(createRemoteCoreTransport(config.coreUrl ?? "")),
   logger,
   version,
   trustProxy: config.trustProxy,
   corsOrigins: config.corsOrigins,
+  publicUrl: config.publicUrl,
+  rateLimiters,
 });
 await edge.listen({ host: config.host, port: config.port });
 logger.info(
@@ -28,5 +38,6 @@ logger.info(
 onShutdownSignal(async (signal) => {
   logger.info({ signal }, "gateway shutting down");
   await edge.close();
+  await rateLimiters.close();
   logger.info("stopped");
 });

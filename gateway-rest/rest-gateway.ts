@@ -3,6 +3,7 @@ import type { CoreClients } from "../edge/core-clients.js";
 import type { RouteAuth } from "../edge/credentials.js";
 import { toRequestError } from "./http-errors.js";
 import type { RestRouteOptions, RestSurface } from "./route-options.js";
+import { authRoutes } from "./routes/auth.js";
 import { billingRoutes } from "./routes/billing.js";
 import { cancellationRoutes } from "./routes/cancellation.js";
 import { documentRoutes } from "./routes/documents.js";
@@ -12,16 +13,20 @@ import { graphSchemaRoutes } from "./routes/graph-schema.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { memoryEntryRoutes } from "./routes/memory-entries.js";
+import { onboardingRoutes } from "./routes/onboarding.js";
 import { paymentWebhookRoutes } from "./routes/payment-webhook.js";
 import { recallRoutes } from "./routes/recall.js";
 import { recentRoutes } from "./routes/recent.js";
 import { relationRoutes } from "./routes/relations.js";
 import { statsRoutes } from "./routes/stats.js";
+import { tokenRoutes } from "./routes/tokens.js";
 
 export interface RestGatewayOptions {
   clients: CoreClients;
   /** Deadline of one core call; longer calls answer 504. Default 30 s. */
   coreTimeoutMs?: number;
+  /** PUBLIC_URL: sign-in links, redirects and the session cookie's Secure flag (routes/auth.ts). */
+  publicUrl: string;
 }
 
 type RoutePlugin = FastifyPluginAsync<RestRouteOptions>;
@@ -36,6 +41,8 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [documentRoutes, "both"],
   [graphSchemaRoutes, "session"],
   [statsRoutes, "session"],
+  [tokenRoutes, "session"],
+  [onboardingRoutes, "session"],
   [keyRoutes, "session"],
   [exportRoutes, "session"],
   [billingRoutes, "session"],
@@ -83,6 +90,15 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
       for (const [routes, auth] of UNVERSIONED) {
         await api.register(routes, { clients, auth, surface: "unversioned", coreTimeoutMs });
       }
+      // Sign-in, callback, sign-out, session: each route states its own Auth column.
+      const publicUrl = options.publicUrl;
+      await api.register(authRoutes, {
+        clients,
+        auth: "none",
+        surface: "unversioned",
+        coreTimeoutMs,
+        publicUrl,
+      });
     },
     { prefix: "/api" },
   );

@@ -3,6 +3,7 @@ import { createRouterTransport } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
+import { createRateLimiters } from "../core/auth/rate-limiters.js";
 import { type Core, createCore } from "../core/create-core.js";
 import { loadModels, type Models } from "../core/models/load-models.js";
 import { type GrpcServer, startGrpcServer } from "../core/server.js";
@@ -50,6 +51,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       ? await startConfiguredWorker(config, storage, models, logger)
       : undefined;
     if (worker) stops.push(() => worker.stop());
+    // One rate-limit store (Redis or memory) for core's per-token limits and the edge's per-IP ones.
+    const rateLimiters = createRateLimiters({
+      redisUrl: config.redisUrl,
+      keyPrefix: config.rateLimitPrefix,
+      logger,
+    });
+    stops.push(() => rateLimiters.close());
     const core = createCore({
       db: storage.db,
       vectors: storage.vectors,
@@ -60,6 +68,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       publicUrl: config.publicUrl,
       trustClientIp: true,
       workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
+      rateLimiters,
+      mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     });
     const grpc: GrpcServer = await startGrpcServer({
       routes: core.routes,
@@ -77,6 +87,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       version,
       trustProxy: config.trustProxy,
       corsOrigins: config.corsOrigins,
+      publicUrl: config.publicUrl,
+      rateLimiters,
     });
     await edge.listen({ host: config.host, port: config.port });
     stops.push(() => edge.close());
