@@ -71,11 +71,9 @@ test("a fact walked through three updates: each of four instants sees exactly th
   }
   t.is(rows.at(-1)?.valid_to, null);
 
-  // One instant inside each version's validity: the middle of its interval, or after the last start.
-  const instants = rows.map((r, i) => {
-    const next = rows[i + 1]?.valid_from.getTime() ?? Date.now() + 1000;
-    return new Date((r.valid_from.getTime() + next) / 2);
-  });
+  // One instant inside each version's validity, late enough that the ABOUT link (created after v1)
+  // existed: 1 ms before the next version starts, and now for the last one.
+  const instants = rows.map((_, i) => new Date((rows[i + 1]?.valid_from.getTime() ?? Date.now() + 1) - 1));
   t.is(instants.length, 4);
   const [raw] = await service.models.embedder.embed(["Acme office"], "query");
   const query = padToStoredDim(raw!);
