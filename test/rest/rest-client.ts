@@ -1,0 +1,45 @@
+/** Plain fetch against a running service, as any REST client would call it. */
+export interface RestAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  readonly body: unknown;
+  readonly text: string;
+}
+
+export interface RestCall {
+  method?: string;
+  /** API token, sent as `Authorization: Bearer …`. */
+  token?: string;
+  /** Cookie header (the session cookie). */
+  cookie?: string;
+  /** JSON-encoded unless a string (sent as is). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export async function rest(baseUrl: string, path: string, call: RestCall = {}): Promise<RestAnswer> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.token) headers.authorization = `Bearer ${call.token}`;
+  if (call.cookie) headers.cookie = call.cookie;
+  let body: string | undefined;
+  if (call.body !== undefined) {
+    body = typeof call.body === "string" ? call.body : JSON.stringify(call.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: call.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    ...(body === undefined ? {} : { body }),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  const isJson = (res.headers.get("content-type") ?? "").startsWith("application/json");
+  return { status: res.status, headers: res.headers, body: isJson && text ? JSON.parse(text) : text, text };
+}
+
+/** The `error` of a generic error body. */
+export function errorOf(answer: RestAnswer): string {
+  const body = answer.body as { error?: unknown };
+  return typeof body?.error === "string" ? body.error : "";
+}
