@@ -21,6 +21,7 @@ import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { createIngestService } from "./ingest/ingest-service.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
+import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
 import { createRecallService } from "./recall/recall-service.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
@@ -41,6 +42,8 @@ export interface CoreOptions {
   readonly vectors: VectorStore;
   readonly embedder: EmbeddingProvider;
   readonly reranker: Reranker | undefined;
+  /** FreeDict lexicon for recall's cross-lingual query expansion (docs/recall.md); unset: none. */
+  readonly lexicon?: Lexicon | undefined;
   readonly logger: Logger;
   readonly version: string;
   readonly publicUrl: string;
@@ -158,7 +161,17 @@ export function createCore(options: CoreOptions): Core {
       createValidateInterceptor(),
     ],
     routes(router) {
-      router.service(RecallService, createRecallService());
+      router.service(
+        RecallService,
+        createRecallService({
+          db,
+          vectors,
+          embedder: options.embedder,
+          reranker: options.reranker,
+          lexicon: options.lexicon,
+          logger: options.logger,
+        }),
+      );
       router.service(
         IngestService,
         createIngestService({

@@ -1,0 +1,45 @@
+import type { TransactionSql } from "../../store/database.js";
+import { type CompoundPair, isCompoundOf, LINKING_ELEMENTS } from "./compound-join-candidates.js";
+
+/** A vocabulary term that joins two query words into one compound. */
+export interface CompoundTerm {
+  readonly term: string;
+  readonly df: number;
+  readonly maxImpact: number;
+}
+
+const MAX_LINK = Math.max(...LINKING_ELEMENTS.map((l) => l.length));
+
+/**
+ * Looks the pairs up in the tenant's compacted vocabulary (bm25_term_stats; its C collation makes the
+ * prefix a plain index range). Terms only in not yet compacted deltas are missed until the next
+ * compaction, which every few writes runs.
+ */
+export async function findCompoundTerms(
+  tx: TransactionSql,
+  tenantId: string,
+  pairs: readonly CompoundPair[],
+): Promise<CompoundTerm[]> {
+  if (pairs.length === 0) return [];
+  const rows = await tx<{ prefix: string; lexeme: string; term: string; df: number; max_impact: number }[]>`
+    with p as (
+      select p.prefix, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
+      from unnest(${tx.array(pairs.map((p) => p.prefix))}::text[], ${tx.array(pairs.map((p) => p.head))}::text[])
+        as p(prefix, head)
+    )
+    select p.prefix, p.lexeme, s.term, s.df, s.max_impact
+    from p cross join lateral (
+      select term, df, max_impact from bm25_term_stats
+      where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
+        and length(term) between length(p.prefix) + length(p.lexeme) and length(p.prefix) + length(p.lexeme) + ${MAX_LINK}
+        and right(term, length(p.lexeme)) = p.lexeme
+      limit 8
+    ) s
+    where p.lexeme is not null`;
+  const found = new Map<string, CompoundTerm>();
+  for (const r of rows) {
+    if (isCompoundOf(r.term, r.prefix, r.lexeme))
+      found.set(r.term, { term: r.term, df: r.df, maxImpact: r.max_impact });
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,84 @@
+import type { TransactionSql } from "../store/database.js";
+
+/** A chunk with the memory version it belongs to: what a hit is built from. */
+export interface CandidateChunk {
+  readonly chunkId: string;
+  readonly memoryId: string;
+  readonly content: string;
+  readonly title: string;
+  readonly memoryType: string;
+  readonly kind: string;
+  readonly origin: string;
+  readonly validFrom: Date;
+  readonly validTo: Date | null;
+  readonly createdAt: Date;
+}
+
+interface Row {
+  chunk_id: string;
+  memory_id: string;
+  content: string;
+  title: string;
+  memory_type: string;
+  kind: string;
+  source: string | null;
+  valid_from: Date;
+  valid_to: Date | null;
+  created_at: Date;
+}
+
+const toCandidate = (r: Row): CandidateChunk => ({
+  chunkId: r.chunk_id,
+  memoryId: r.memory_id,
+  content: r.content,
+  title: r.title,
+  memoryType: r.memory_type,
+  kind: r.kind,
+  origin: r.source ?? "",
+  validFrom: r.valid_from,
+  validTo: r.valid_to,
+  createdAt: r.created_at,
+});
+
+/**
+ * The given chunks with their memories, keeping only versions visible to the recall: current ones, or
+ * those valid at `asOf` (spec service_recall_at_time: valid_from <= as_of < valid_to or unset), and
+ * never failed ones. A vector hit whose chunk is no longer current in PostgreSQL drops out here
+ * (docs/ingest.md: PostgreSQL is authoritative).
+ */
+export async function readCandidateChunks(
+  tx: TransactionSql,
+  tenantId: string,
+  chunkIds: readonly string[],
+  asOf: Date | undefined,
+): Promise<Map<string, CandidateChunk>> {
+  if (chunkIds.length === 0) return new Map();
+  const valid = asOf
+    ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
+    : tx`m.valid_to is null and c.valid_to is null`;
+  const rows = await tx<Row[]>`
+    select c.id as chunk_id, c.memory_id, c.content, m.title, m.memory_type, m.kind, m.source,
+           m.valid_from, m.valid_to, m.created_at
+    from chunks c join memories m on m.id = c.memory_id and m.tenant_id = c.tenant_id
+    where c.tenant_id = ${tenantId} and c.id = any(${tx.array([...chunkIds])}::uuid[])
+      and m.status <> 'failed' and ${valid}`;
+  return new Map(rows.map((r) => [r.chunk_id, toCandidate(r)]));
+}
+
+/** The first chunk of each memory: what stands for a memory reached only over the graph. */
+export async function readFirstChunks(
+  tx: TransactionSql,
+  tenantId: string,
+  memoryIds: readonly string[],
+): Promise<Map<string, CandidateChunk>> {
+  if (memoryIds.length === 0) return new Map();
+  // A memory without chunks (nothing indexed yet) still has its content.
+  const rows = await tx<Row[]>`
+    select distinct on (m.id) coalesce(c.id, m.id) as chunk_id, m.id as memory_id,
+           coalesce(c.content, m.content) as content, m.title, m.memory_type, m.kind, m.source,
+           m.valid_from, m.valid_to, m.created_at
+    from memories m left join chunks c on c.memory_id = m.id and c.tenant_id = m.tenant_id
+    where m.tenant_id = ${tenantId} and m.id = any(${tx.array([...memoryIds])}::uuid[]) and m.status <> 'failed'
+    order by m.id, c.ordinal`;
+  return new Map(rows.map((r) => [r.memory_id, toCandidate(r)]));
+}

@@ -1,0 +1,244 @@
+import type { Logger } from "../../config/logger.js";
+import { expandNeighbours } from "../graph/expand-neighbours.js";
+import { stemWord } from "../models/builtin/stem-word.js";
+import type { EmbeddingProvider } from "../models/embedding-provider.js";
+import type { Lexicon } from "../models/lexicon/lexicon.js";
+import type { Reranker } from "../models/reranker.js";
+import type { Database, TransactionSql } from "../store/database.js";
+import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
+import { type FusedMemory, fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
+import { spreadGraphScores } from "./graph/spread-graph-scores.js";
+import { type CandidateChunk, readCandidateChunks, readFirstChunks } from "./read-candidate-chunks.js";
+import type { RecallOptions } from "./recall-options.js";
+import { blendReranked } from "./rerank/blend-reranked.js";
+import { type FulltextResult, searchFulltext } from "./search-fulltext.js";
+import { searchVectors } from "./search-vectors.js";
+import { trimSnippet } from "./snippet/trim-snippet.js";
+import { createStageTimer, type StageTiming } from "./stage-timer.js";
+import { withTenantSnapshot } from "./with-tenant-snapshot.js";
+
+export interface RecallDeps {
+  readonly db: Database;
+  readonly vectors: Pick<VectorStore, "search">;
+  readonly embedder: EmbeddingProvider;
+  readonly reranker: Reranker | undefined;
+  /** FreeDict lexicon for cross-lingual query expansion; without it BM25 searches the query's words only. */
+  readonly lexicon: Lexicon | undefined;
+  readonly logger: Logger;
+  readonly tuning?: Partial<RecallTuning>;
+}
+
+/** Depths and weights of the pipeline; measured with `npm run eval` (docs/recall.md). */
+export interface RecallTuning {
+  /** Chunks each first-stage channel returns. */
+  readonly channelDepth: number;
+  /** Fused memories whose graph neighbours are expanded. */
+  readonly graphSeeds: number;
+  /** Candidates handed to the reranker (at least k). */
+  readonly rerankDepth: number;
+  /** Say of the first-stage (fused) rank in the final order of reranked candidates; 0: reranker alone. */
+  readonly firstStageWeight: number;
+  readonly fulltextWeight: number;
+  readonly vectorWeight: number;
+}
+
+export const DEFAULT_RECALL_TUNING: RecallTuning = {
+  channelDepth: 50,
+  graphSeeds: 5,
+  rerankDepth: 20,
+  firstStageWeight: 1,
+  fulltextWeight: 1,
+  vectorWeight: 1,
+};
+
+/** Spec RecallHit.source: which channel surfaced the hit. */
+export type HitSource = "fulltext" | "vector" | "hybrid" | "graph";
+
+export interface RecalledMemory {
+  readonly memoryId: string;
+  readonly title: string;
+  readonly content: string;
+  readonly snippet: string;
+  readonly score: number;
+  readonly source: HitSource;
+  readonly hops: number;
+  readonly validFrom: Date;
+  readonly validTo: Date | null;
+  readonly memoryType: string;
+  readonly kind: string;
+  readonly origin: string;
+}
+
+export interface RecallOutcome {
+  readonly hits: RecalledMemory[];
+  readonly latencyMs: number;
+  /** Id of the reranker that ordered the hits; "none" when none ran. */
+  readonly reranker: string;
+  readonly timings: StageTiming[];
+}
+
+interface Candidate {
+  readonly chunk: CandidateChunk;
+  readonly score: number;
+  readonly source: HitSource;
+  readonly hops: number;
+}
+
+const sourceOf = (f: FusedMemory): HitSource =>
+  f.ranks.fulltext !== undefined && f.ranks.vector !== undefined
+    ? "hybrid"
+    : f.ranks.fulltext !== undefined
+      ? "fulltext"
+      : "vector";
+
+/**
+ * Hybrid recall (DESIGN "Recall"): BM25 and vector search in parallel, fused per memory with RRF,
+ * expanded over the graph from the best seeds, re-ranked, trimmed to k. Everything PostgreSQL reads
+ * comes from one snapshot; the vector channel runs beside it.
+ */
+export async function runRecall(
+  deps: RecallDeps,
+  tenantId: string,
+  options: RecallOptions,
+): Promise<RecallOutcome> {
+  const started = performance.now();
+  const tuning = { ...DEFAULT_RECALL_TUNING, ...deps.tuning };
+  const timer = createStageTimer();
+  const { query, asOf, stages } = options;
+
+  const vectorSearch: Promise<VectorHit[]> = stages.vector
+    ? timer
+        .time("vector", () =>
+          searchVectors(deps.vectors, deps.embedder, tenantId, query, tuning.channelDepth, asOf),
+        )
+        .catch((error: unknown) => {
+          // A failing embedder must not take recall down: BM25 still answers.
+          deps.logger.warn({ err: error, tenantId }, "vector channel failed; recall continues without it");
+          return [];
+        })
+    : Promise.resolve([]);
+
+  const { candidates, fulltext } = await withTenantSnapshot(deps.db, tenantId, async (tx) => {
+    const fulltext: FulltextResult = stages.fulltext
+      ? await timer.time("fulltext", () =>
+          searchFulltext(tx, tenantId, { query, depth: tuning.channelDepth, asOf, lexicon: deps.lexicon }),
+        )
+      : { hits: [], terms: [], path: "off" };
+    const vectorHits = await vectorSearch;
+    const chunks = await timer.time("hydrate", () =>
+      readCandidateChunks(
+        tx,
+        tenantId,
+        [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])],
+        asOf,
+      ),
+    );
+    const known = (chunkId: string) => {
+      const chunk = chunks.get(chunkId);
+      return chunk === undefined ? [] : [{ memoryId: chunk.memoryId, chunkId }];
+    };
+    const fused = fuseReciprocalRank([
+      {
+        name: "fulltext",
+        weight: tuning.fulltextWeight,
+        hits: fulltext.hits.flatMap((h) => known(h.chunkId)),
+      },
+      { name: "vector", weight: tuning.vectorWeight, hits: vectorHits.flatMap((h) => known(h.chunkId)) },
+    ]);
+    const candidates: Candidate[] = fused.flatMap((f) => {
+      const chunk = chunks.get(f.chunkId);
+      return chunk === undefined ? [] : [{ chunk, score: f.score, source: sourceOf(f), hops: 0 }];
+    });
+    if (stages.graph && options.hops > 0 && candidates.length > 0) {
+      const reached = await timer.time("graph", () =>
+        expandGraph(tx, tenantId, candidates, options, tuning.graphSeeds),
+      );
+      candidates.push(...reached);
+      candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
+    }
+    return { candidates, fulltext };
+  });
+
+  let ordered = candidates;
+  let rerankerId = "none";
+  if (stages.rerank && deps.reranker !== undefined && candidates.length > 1) {
+    const reranker = deps.reranker;
+    const head = candidates.slice(0, Math.max(tuning.rerankDepth, options.k));
+    try {
+      const scores = await timer.time("rerank", () =>
+        reranker.rerank(
+          query,
+          head.map((c) => ({
+            id: c.chunk.memoryId,
+            title: c.chunk.title,
+            text: c.chunk.content,
+            memoryType: c.chunk.memoryType,
+            createdAt: c.chunk.createdAt,
+          })),
+        ),
+      );
+      const blended = blendReranked(head, scores, tuning.firstStageWeight);
+      ordered = [...blended, ...candidates.slice(head.length)];
+      rerankerId = reranker.id;
+    } catch (error) {
+      // Without a reranker answer the fused order stands, and the response says no reranker ran.
+      deps.logger.warn(
+        { err: error, tenantId, reranker: reranker.id },
+        "reranker failed; keeping the fused order",
+      );
+    }
+  }
+
+  const lexemes = new Set(fulltext.terms.map((t) => t.term));
+  const stem = (word: string) => stemWord(word, "de");
+  const hits = ordered.slice(0, options.k).map(
+    (c): RecalledMemory => ({
+      memoryId: c.chunk.memoryId,
+      title: c.chunk.title,
+      content: c.chunk.content,
+      snippet: trimSnippet(c.chunk.content, { terms: lexemes, stem }),
+      score: c.score,
+      source: c.source,
+      hops: c.hops,
+      validFrom: c.chunk.validFrom,
+      validTo: c.chunk.validTo,
+      memoryType: c.chunk.memoryType,
+      kind: c.chunk.kind,
+      origin: c.chunk.origin,
+    }),
+  );
+  const latencyMs = performance.now() - started;
+  timer.record("total", latencyMs);
+  return { hits, latencyMs, reranker: rerankerId, timings: timer.timings() };
+}
+
+/** Neighbours of the best seeds enter with a decayed score; direct hits keep their own. */
+async function expandGraph(
+  tx: TransactionSql,
+  tenantId: string,
+  candidates: readonly Candidate[],
+  options: RecallOptions,
+  seedCount: number,
+): Promise<Candidate[]> {
+  const seeds = candidates.slice(0, seedCount);
+  const neighbours = await expandNeighbours(tx, {
+    tenantId,
+    seeds: seeds.map((c) => c.chunk.memoryId),
+    hops: options.hops,
+    ...(options.asOf !== undefined ? { asOf: options.asOf } : {}),
+  });
+  const direct = new Set(candidates.map((c) => c.chunk.memoryId));
+  const spread = spreadGraphScores(new Map(seeds.map((c) => [c.chunk.memoryId, c.score])), neighbours).filter(
+    (s) => !direct.has(s.memoryId),
+  );
+  if (spread.length === 0) return [];
+  const chunks = await readFirstChunks(
+    tx,
+    tenantId,
+    spread.map((s) => s.memoryId),
+  );
+  return spread.flatMap((s) => {
+    const chunk = chunks.get(s.memoryId);
+    return chunk === undefined ? [] : [{ chunk, score: s.score, source: "graph" as const, hops: s.hops }];
+  });
+}
