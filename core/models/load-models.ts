@@ -1,5 +1,11 @@
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
+import { approximateTokenizer } from "./builtin/approximate-token-count.js";
+import { type BuiltinEmbedderOptions, createBuiltinEmbedder } from "./builtin/create-builtin-embedder.js";
+import { createEmbeddingProvider } from "./create-embedding-provider.js";
+import { createReranker } from "./create-reranker.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { Reranker } from "./reranker.js";
 
@@ -9,18 +15,127 @@ export interface Models {
   close(): Promise<void>;
 }
 
+export interface LoadModelsOptions {
+  /**
+   * Where the built-in embedder caches its parsed dictionary tables (default `${DATA_DIR}/cache`).
+   * Parsing the dictionaries takes about a minute and 1 GB; the cache file loads in half a second.
+   */
+  readonly lexiconCacheDirectory?: string;
+  /**
+   * Worker threads for the built-in embedder; 0 embeds on the calling thread. Default
+   * BUILTIN_EMBEDDER_WORKERS (see there for the measurement behind it).
+   */
+  readonly builtinWorkers?: number;
+}
+
 /**
- * Builds the configured embedder and reranker. Provisional: until the provider modules land, only
- * a token-counting shell exists and embedding is refused.
+ * Threads the built-in embedder runs in by default. Measured with `npm run bench:ingest` on 2 cores
+ * (bench/results/ingest.json, "builtinPool"): see docs/ingest.md "Embedder placement".
  */
-export async function loadModels(config: Config, _logger: Logger): Promise<Models> {
-  const embedder: EmbeddingProvider = {
-    id: `pending-${config.embedding.kind}`,
-    dim: 1024,
-    tokenizer: { countTokens: (text) => text.split(/\s+/).filter(Boolean).length },
-    embed: async () => {
-      throw new Error("embedding provider not available yet");
+export const BUILTIN_EMBEDDER_WORKERS = 0;
+
+/** Threads an ONNX embedding model runs in: off the event loop, ONNX Runtime using both cores. */
+const ONNX_WORKERS = 1;
+const ONNX_THREADS = 2;
+
+// The module the pool's workers load the built-in embedder from (.ts under tsx, .js if compiled).
+const BUILTIN_MODULE = new URL(
+  `./builtin/create-builtin-embedder${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+
+/**
+ * Builds the configured embedder and reranker (EMBEDDING_PROVIDER builtin | onnx | http, RERANKER
+ * builtin | onnx | http | none). A provider that cannot start fails the boot with its ProviderError,
+ * not the first request.
+ */
+export async function loadModels(
+  config: Config,
+  logger: Logger,
+  options: LoadModelsOptions = {},
+): Promise<Models> {
+  const embedder = await loadEmbedder(config, logger, options);
+  let reranker: Reranker | undefined;
+  try {
+    reranker = await loadReranker(config, logger);
+  } catch (error) {
+    await embedder.close?.();
+    throw error;
+  }
+  logger.info({ embedder: embedder.id, dim: embedder.dim, reranker: reranker?.id ?? "none" }, "models ready");
+  return {
+    embedder,
+    reranker,
+    async close() {
+      await Promise.all([embedder.close?.(), reranker?.close?.()]);
     },
   };
-  return { embedder, reranker: undefined, close: async () => undefined };
+}
+
+async function loadEmbedder(
+  config: Config,
+  logger: Logger,
+  options: LoadModelsOptions,
+): Promise<EmbeddingProvider> {
+  const embedding = config.embedding;
+  switch (embedding.kind) {
+    case "onnx":
+      return createEmbeddingProvider({
+        kind: "onnx",
+        modelDir: embedding.modelDir,
+        workers: ONNX_WORKERS,
+        threads: ONNX_THREADS,
+      });
+    case "http":
+      return createEmbeddingProvider({
+        kind: "http",
+        url: embedding.url,
+        model: embedding.model,
+        ...(embedding.apiKey !== undefined ? { apiKey: embedding.apiKey } : {}),
+        ...(embedding.dim !== undefined ? { dim: embedding.dim } : {}),
+      });
+    case "builtin": {
+      const builtinOptions: BuiltinEmbedderOptions = {
+        lexicon: {
+          dictionaryDirectory: embedding.lexiconDir,
+          cacheDirectory: options.lexiconCacheDirectory ?? join(config.dataDir, "cache"),
+        },
+      };
+      const workers = options.builtinWorkers ?? BUILTIN_EMBEDDER_WORKERS;
+      if (workers > 0) {
+        return createEmbeddingProvider({
+          kind: "pooled",
+          moduleUrl: BUILTIN_MODULE,
+          exportName: "createBuiltinEmbedder",
+          options: builtinOptions,
+          tokenizer: approximateTokenizer,
+          size: workers,
+        });
+      }
+      const builtin = await createBuiltinEmbedder(builtinOptions);
+      if (builtin.lexiconWarning) logger.warn({ embedder: builtin.id }, builtin.lexiconWarning);
+      return builtin;
+    }
+  }
+}
+
+async function loadReranker(config: Config, logger: Logger): Promise<Reranker | undefined> {
+  const reranker = config.reranker;
+  switch (reranker.kind) {
+    case "none":
+      return undefined;
+    case "builtin":
+      // The built-in reranker belongs to recall; until it is wired here, recall keeps the fused order.
+      logger.info("no built-in reranker available: recall keeps the fused order");
+      return undefined;
+    case "onnx":
+      return createReranker({ kind: "onnx", modelDir: reranker.modelDir });
+    case "http":
+      return createReranker({
+        kind: "http",
+        url: reranker.url,
+        ...(reranker.model !== undefined ? { model: reranker.model } : {}),
+        ...(reranker.apiKey !== undefined ? { apiKey: reranker.apiKey } : {}),
+      });
+  }
 }

@@ -4,8 +4,12 @@ import { isUuid } from "./vector-table-name.js";
  * LanceDB filters are SQL strings. Ids come from PostgreSQL, but they are still checked to be uuids
  * so no caller can smuggle SQL into a predicate.
  */
-export function idListFilter(column: "memory_id" | "chunk_id", ids: readonly string[]): string {
+export function requireUuids(ids: readonly string[]): void {
   for (const id of ids) if (!isUuid(id)) throw new RangeError(`not a uuid: ${id}`);
+}
+
+export function idListFilter(column: "memory_id" | "chunk_id", ids: readonly string[]): string {
+  requireUuids(ids);
   return `${column} IN (${ids.map((id) => `'${id.toLowerCase()}'`).join(", ")})`;
 }
 

@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
+import { padToStoredDim } from "../models/pad-to-stored-dim.js";
 import { CHUNK_VECTOR_SCHEMA, type ChunkVectorRow, toChunkVectorRecord } from "./chunk-vector-schema.js";
-import { idListFilter, inBatches, validityFilter } from "./vector-filters.js";
+import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
 
 export type { ChunkVectorRow } from "./chunk-vector-schema.js";
@@ -139,7 +140,7 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       const table = await existing(vectorTableName(tenantId, space));
       if (!table) return [];
       const rows = (await table
-        .vectorSearch(Array.from(queryVector))
+        .vectorSearch(Array.from(padToStoredDim(queryVector)))
         .distanceType("cosine")
         .where(validityFilter(options.asOf))
         .select(["chunk_id", "memory_id", "_distance"])
@@ -158,6 +159,7 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       await table.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(records);
     },
     async setValidTo(tenantId, memoryIds, validTo) {
+      requireUuids(memoryIds);
       if (memoryIds.length === 0) return;
       const value = validTo === null ? "NULL" : String(validTo.getTime());
       for (const name of await tenantTables(tenantId)) {
@@ -169,6 +171,7 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       }
     },
     async delete(tenantId, memoryIds) {
+      requireUuids(memoryIds);
       if (memoryIds.length === 0) return;
       for (const name of await tenantTables(tenantId)) {
         const table = await existing(name);
@@ -177,6 +180,7 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       }
     },
     async deleteChunks(tenantId, space, chunkIds) {
+      requireUuids(chunkIds);
       if (chunkIds.length === 0) return;
       const table = await existing(vectorTableName(tenantId, space));
       if (!table) return;

@@ -1,0 +1,228 @@
+import { Code } from "@connectrpc/connect";
+import test from "ava";
+import { IndexStatus, MemoryType } from "../../gen/memory/v1/memory_pb.js";
+import { type TestService, type TestTenant, waitFor } from "../helpers/test-service.js";
+import {
+  expectFailure,
+  ingestClient,
+  longGermanText,
+  memoriesTitled,
+  readChunks,
+  readMemory,
+  startIngestService,
+} from "./ingest-test-kit.js";
+
+// service_store_memory / REST memory entries through IngestService.StoreMemory over real gRPC, with
+// the real built-in embedder (spec: behaviour rules 1 and 2, "States and transitions", sizes).
+
+let service: TestService;
+let tenant: TestTenant;
+
+test.before(async () => {
+  service = await startIngestService();
+  tenant = await service.createTenant();
+});
+
+test.after.always(async () => {
+  await service?.stop();
+});
+
+test("store_memory indexes inline: chunks with a german tsvector, vectors in LanceDB, memory.created", async (t) => {
+  // A tenant of its own: the other tests of this file write concurrently.
+  const tenant = await service.createTenant();
+  const client = ingestClient(service, tenant.token);
+  const content = "Meine Lieblingsfarbe ist Blau. Ich trinke morgens gern Kaffee mit Hafermilch.";
+  const { memory } = await client.storeMemory({ title: "Vorlieben", content });
+  t.truthy(memory);
+  if (!memory) return;
+  t.is(memory.status, IndexStatus.INDEXED);
+  t.is(memory.title, "Vorlieben");
+  t.is(memory.chunksWritten, 1);
+  t.is(memory.embeddingProvider, service.models.embedder.id);
+  t.regex(memory.embeddingProvider, /^builtin-/);
+  t.is(memory.unchanged, undefined);
+
+  const row = await readMemory(service, memory.memoryId);
+  t.is(row?.status, "indexed");
+  t.is(row?.kind, "entry");
+  t.is(row?.embedding_space, service.models.embedder.id);
+  const chunks = await readChunks(service, memory.memoryId);
+  t.is(chunks.length, 1);
+  t.is(chunks[0]?.content, content);
+  t.true(chunks[0]?.vector_stored);
+  // German Snowball stemming: "Lieblingsfarbe" → "lieblingsfarb", stop words ("ist", "mit") dropped.
+  t.regex(chunks[0]?.tsv ?? "", /'lieblingsfarb'/);
+  t.notRegex(chunks[0]?.tsv ?? "", /'ist'/);
+  t.true((chunks[0]?.lexeme_count ?? 0) >= 8);
+
+  t.is(await service.storage.vectors.count(tenant.tenantId, memory.embeddingProvider), 1);
+  const [query] = await service.models.embedder.embed(["Welche Farbe mag ich am liebsten?"], "query");
+  const hits = await service.storage.vectors.search(tenant.tenantId, memory.embeddingProvider, query!, 5);
+  t.is(hits[0]?.memoryId, memory.memoryId);
+  t.is(hits[0]?.chunkId, chunks[0]?.id);
+
+  const events = await service.storage.db.sql<{ event: string; payload: Record<string, unknown> }[]>`
+    select event, payload from outbox where tenant_id = ${tenant.tenantId} and payload->>'documentId' = ${memory.memoryId}`;
+  t.deepEqual(
+    [...events],
+    [
+      {
+        event: "memory.created",
+        payload: { documentId: memory.memoryId, title: "Vorlieben", chunksWritten: 1 },
+      },
+    ],
+  );
+});
+
+test("success responses carry the quota figures", async (t) => {
+  const limited = await service.createTenant({
+    plan: "free",
+    limitsOverride: { requestsPerMinutePerToken: 100_000, memoryLimit: 5 },
+  });
+  const client = ingestClient(service, limited.token);
+  for (let i = 1; i <= 4; i++) {
+    const { memory } = await client.storeMemory({ content: `Notiz Nummer ${i} über das Wetter.` });
+    t.is(memory?.quota?.memoryLimit, 5n);
+    t.is(memory?.quota?.memoriesUsed, BigInt(i));
+    // Spec "Soft warning": from 80 percent of the limit.
+    t.is(memory?.quota?.warnAt80, i >= 4);
+  }
+  const unlimited = await ingestClient(service, tenant.token).storeMemory({ content: "Ohne Limit." });
+  t.is(unlimited.memory?.quota?.memoryLimit, undefined);
+  t.false(unlimited.memory?.quota?.warnAt80);
+});
+
+test("byte-identical content with the same title returns the existing memory with unchanged", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const request = { title: "Idempotent", content: "Der Zug fährt um 7:15 Uhr ab Gleis 3." };
+  const first = await client.storeMemory(request);
+  const second = await client.storeMemory(request);
+  t.is(second.memory?.memoryId, first.memory?.memoryId);
+  t.true(second.memory?.unchanged);
+  t.is(second.memory?.status, IndexStatus.INDEXED);
+  t.is(second.memory?.chunksWritten, 1);
+  t.is((await memoriesTitled(service, tenant.tenantId, "Idempotent")).length, 1);
+});
+
+test("concurrent identical calls write one memory, once", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const request = { title: "Gleichzeitig", content: "Das Meeting ist am Dienstag um 10 Uhr im Raum Elbe." };
+  const results = await Promise.all(Array.from({ length: 8 }, () => client.storeMemory(request)));
+  const ids = new Set(results.map((r) => r.memory?.memoryId));
+  t.is(ids.size, 1);
+  t.is(results.filter((r) => r.memory?.unchanged !== true).length, 1);
+  const rows = await memoriesTitled(service, tenant.tenantId, "Gleichzeitig");
+  t.is(rows.length, 1);
+  const [id] = ids;
+  const events = await service.storage.db.sql`
+    select 1 from outbox where tenant_id = ${tenant.tenantId} and payload->>'documentId' = ${id ?? ""}`;
+  t.is(events.length, 1);
+  t.is(await readChunks(service, id ?? "").then((c) => c.length), 1);
+});
+
+test("store_memory is append-only: the same title with other content is a second memory", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const a = await client.storeMemory({ title: "Telefon", content: "Die Nummer ist 0401234." });
+  const b = await client.storeMemory({ title: "Telefon", content: "Die Nummer ist 0409999." });
+  t.not(a.memory?.memoryId, b.memory?.memoryId);
+  t.is(b.memory?.unchanged, undefined);
+  const rows = await memoriesTitled(service, tenant.tenantId, "Telefon");
+  t.deepEqual(
+    rows.map((r) => [r.status, r.valid_to]),
+    [
+      ["indexed", null],
+      ["indexed", null],
+    ],
+  );
+});
+
+test("memory_type, tags, source and metadata are stored", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const { memory } = await client.storeMemory({
+    title: "Deployment",
+    content: "Erst die Migration, dann der Neustart der Worker.",
+    memoryType: MemoryType.PROCEDURAL,
+    tags: ["ops", "release"],
+    source: "https://wiki.example/deploy",
+    metadata: { team: "platform", priority: 2, reviewed: true },
+  });
+  const row = await readMemory(service, memory?.memoryId ?? "");
+  t.is(row?.memory_type, "procedural");
+  t.deepEqual(row?.tags, ["ops", "release"]);
+  t.is(row?.source, "https://wiki.example/deploy");
+  t.deepEqual(row?.metadata, { team: "platform", priority: 2, reviewed: true });
+  const plain = await client.storeMemory({ content: "Ohne Typ gespeichert." });
+  t.is((await readMemory(service, plain.memory?.memoryId ?? ""))?.memory_type, "semantic");
+});
+
+test("a memory without a title is titled with its first line", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const { memory } = await client.storeMemory({ content: "# Einkaufsliste\n\nMilch, Brot, Äpfel." });
+  t.is(memory?.title, "Einkaufsliste");
+  t.is((await readMemory(service, memory?.memoryId ?? ""))?.title, "Einkaufsliste");
+});
+
+test("empty or blank content is refused with content_required and writes nothing", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  for (const content of ["", "  \n\t "]) {
+    const failure = await expectFailure(
+      t,
+      client.storeMemory({ title: "Leer", content }),
+      Code.InvalidArgument,
+    );
+    t.is(failure.reason, "content_required");
+    t.is(failure.field, "content");
+  }
+  t.is((await memoriesTitled(service, tenant.tenantId, "Leer")).length, 0);
+});
+
+test("a memory over 100 KB is refused with too_large and a hint to split", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const content = "ä".repeat(51_201); // 102,402 bytes of UTF-8, 51,201 characters
+  const failure = await expectFailure(
+    t,
+    client.storeMemory({ title: "Zu groß", content }),
+    Code.InvalidArgument,
+  );
+  t.is(failure.reason, "too_large");
+  t.regex(failure.message, /split/);
+  t.is((await memoriesTitled(service, tenant.tenantId, "Zu groß")).length, 0);
+  // Exactly at the limit is fine.
+  const ok = await client.storeMemory({ title: "Gerade noch", content: "a".repeat(100 * 1024) });
+  t.truthy(ok.memory?.memoryId);
+});
+
+test("a token without write scope cannot store", async (t) => {
+  const reader = await tenant.issueToken(["read"]);
+  const failure = await expectFailure(
+    t,
+    ingestClient(service, reader.token).storeMemory({ content: "Nur lesen." }),
+    Code.PermissionDenied,
+  );
+  t.regex(failure.message, /write/);
+});
+
+test("content above 10,000 characters is stored queued and indexed by the worker", async (t) => {
+  const client = ingestClient(service, tenant.token);
+  const content = longGermanText(60);
+  t.true(content.length > 10_000);
+  const { memory } = await client.storeMemory({ title: "Lang", content });
+  t.is(memory?.status, IndexStatus.QUEUED);
+  t.is(memory?.chunksWritten, 0);
+  const id = memory?.memoryId ?? "";
+  const indexed = await waitFor(
+    async () => {
+      const row = await readMemory(service, id);
+      return row?.status === "indexed" ? row : undefined;
+    },
+    { what: "the worker to index the long memory", timeoutMs: 60_000 },
+  );
+  t.true(indexed.chunks_written > 1);
+  const chunks = await readChunks(service, id);
+  t.is(chunks.length, indexed.chunks_written);
+  t.true(chunks.every((c) => c.vector_stored));
+  // Identical content while indexed: unchanged, same id.
+  const again = await client.storeMemory({ title: "Lang", content });
+  t.is(again.memory?.memoryId, id);
+  t.true(again.memory?.unchanged);
+});

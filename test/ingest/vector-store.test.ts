@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "ava";
+import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
+import { type ChunkVectorRow, openVectorStore, type VectorStore } from "../../core/vectors/vector-store.js";
+import { parseVectorTableName, vectorTableName } from "../../core/vectors/vector-table-name.js";
+
+// The vector API recall and graph call (docs/ingest.md "Vector API"), against a real LanceDB.
+
+let dir: string;
+let store: VectorStore;
+
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "memory-vectors-"));
+  store = await openVectorStore(dir);
+});
+
+test.after.always(async () => {
+  store?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A unit vector along axis `i` (plus a little of axis i+1, so neighbours are ordered). */
+function axis(i: number, dim = 1024): Float32Array {
+  const v = new Float32Array(dim);
+  v[i] = 0.96;
+  v[(i + 1) % dim] = 0.28;
+  return v;
+}
+
+function row(
+  memoryId: string,
+  vector: Float32Array,
+  validFrom: Date,
+  validTo: Date | null = null,
+): ChunkVectorRow {
+  return { chunkId: randomUUID(), memoryId, vector, validFrom, validTo };
+}
+
+test("table names are per tenant and space, and reversible", (t) => {
+  const tenant = randomUUID();
+  const name = vectorTableName(tenant, "onnx:bge-m3:1024");
+  t.regex(name, /^v1_[0-9a-f]{32}_[A-Za-z0-9_-]+$/);
+  t.deepEqual(parseVectorTableName(name), { tenantId: tenant, space: "onnx:bge-m3:1024" });
+  t.not(vectorTableName(tenant, "a"), vectorTableName(tenant, "b"));
+  t.not(vectorTableName(randomUUID(), "a"), vectorTableName(tenant, "a"));
+  t.throws(() => vectorTableName("not-a-uuid", "a"));
+});
+
+test("search returns the nearest current chunks by cosine distance, best first", async (t) => {
+  const tenant = randomUUID();
+  const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+  const t0 = new Date("2026-01-01T00:00:00Z");
+  await store.upsert(tenant, "space-1", [row(a, axis(0), t0), row(b, axis(1), t0), row(c, axis(500), t0)]);
+  const hits = await store.search(tenant, "space-1", axis(1), 2);
+  // axis(0) shares a component with the query, axis(500) none.
+  t.deepEqual(
+    hits.map((h) => h.memoryId),
+    [b, a],
+  );
+  t.true((hits[0]?.distance ?? 1) < 1e-5);
+  t.true((hits[1]?.distance ?? 0) > (hits[0]?.distance ?? 0));
+  t.is(await store.count(tenant, "space-1"), 3);
+  t.deepEqual(await store.search(tenant, "other-space", axis(1), 2), []);
+  t.deepEqual(await store.search(randomUUID(), "space-1", axis(1), 2), []);
+});
+
+test("tenants never see each other's vectors", async (t) => {
+  const [t1, t2] = [randomUUID(), randomUUID()];
+  const m1 = randomUUID();
+  await store.upsert(t1, "space-1", [row(m1, axis(5), new Date())]);
+  await store.upsert(t2, "space-1", [row(randomUUID(), axis(9), new Date())]);
+  const hits = await store.search(t2, "space-1", axis(5), 10);
+  t.false(hits.some((h) => h.memoryId === m1));
+  t.is(hits.length, 1);
+});
+
+test("setValidTo closes versions for current search and keeps them for asOf", async (t) => {
+  const tenant = randomUUID();
+  const [old, next] = [randomUUID(), randomUUID()];
+  const t0 = new Date("2026-01-01T00:00:00Z");
+  const t1 = new Date("2026-02-01T00:00:00Z");
+  await store.upsert(tenant, "s", [row(old, axis(3), t0)]);
+  await store.upsert(tenant, "s", [row(next, axis(3), t1)]);
+  await store.setValidTo(tenant, [old], t1);
+  t.deepEqual(
+    (await store.search(tenant, "s", axis(3), 5)).map((h) => h.memoryId),
+    [next],
+  );
+  const during = await store.search(tenant, "s", axis(3), 5, { asOf: new Date("2026-01-15T00:00:00Z") });
+  t.deepEqual(
+    during.map((h) => h.memoryId),
+    [old],
+  );
+  // valid_to is exclusive (spec: valid_to > as_of), valid_from inclusive.
+  t.deepEqual(
+    (await store.search(tenant, "s", axis(3), 5, { asOf: t1 })).map((h) => h.memoryId),
+    [next],
+  );
+  t.deepEqual(await store.search(tenant, "s", axis(3), 5, { asOf: new Date("2025-12-31T00:00:00Z") }), []);
+  await store.setValidTo(tenant, [old], null);
+  t.is((await store.search(tenant, "s", axis(3), 5)).length, 2);
+});
+
+test("delete removes a memory's vectors in every space of the tenant; merge never duplicates", async (t) => {
+  const tenant = randomUUID();
+  const memory = randomUUID();
+  const keep = randomUUID();
+  const first = row(memory, axis(7), new Date());
+  await store.upsert(tenant, "space-a", [first, row(keep, axis(8), new Date())]);
+  await store.upsert(tenant, "space-b", [row(memory, axis(7), new Date())]);
+  t.deepEqual((await store.spaces(tenant)).sort(), ["space-a", "space-b"]);
+  await store.upsert(tenant, "space-a", [{ ...first, vector: axis(9) }], { mode: "merge" });
+  t.is(await store.count(tenant, "space-a"), 2);
+  t.is((await store.search(tenant, "space-a", axis(9), 1))[0]?.chunkId, first.chunkId);
+  await store.delete(tenant, [memory]);
+  t.is(await store.count(tenant, "space-a"), 1);
+  t.is(await store.count(tenant, "space-b"), 0);
+  await store.delete(tenant, [memory]);
+  t.is(await store.count(tenant, "space-a"), 1);
+});
+
+test("vectors of smaller models are zero-padded to 1024 dimensions", async (t) => {
+  const tenant = randomUUID();
+  const memory = randomUUID();
+  const small = new Float32Array([0.6, 0.8]);
+  await store.upsert(tenant, "small", [row(memory, small, new Date())]);
+  const hits = await store.search(tenant, "small", new Float32Array([0.6, 0.8]), 1);
+  t.is(hits[0]?.memoryId, memory);
+  t.true((hits[0]?.distance ?? 1) < 1e-6);
+});
+
+test("ids that are not uuids never reach a filter", async (t) => {
+  await t.throwsAsync(store.delete(randomUUID(), ["x' OR '1'='1"]), { instanceOf: RangeError });
+});
+
+test("maintenance compacts many small appends and builds an ANN index above the threshold", async (t) => {
+  const tenant = randomUUID();
+  for (let i = 0; i < 20; i++) {
+    await store.upsert(
+      tenant,
+      "m",
+      Array.from({ length: 20 }, (_, j) => row(randomUUID(), axis((i * 20 + j) % 1000), new Date())),
+    );
+  }
+  const table = await store.openTable(tenant, "m");
+  t.is((await table?.stats())?.fragmentStats.numFragments, 20);
+  const result = await maintainVectorTable(store, tenant, "m", { annIndexMinRows: 300, maxFragments: 8 });
+  t.deepEqual(result, { rows: 400, compacted: true, indexCreated: true });
+  t.true(((await table?.stats())?.fragmentStats.numFragments ?? 99) < 8);
+  t.true((await table?.listIndices())?.some((i) => i.columns.includes("vector")));
+  // Searching through the index still finds an exact match.
+  const probe = axis(123);
+  const hits = await store.search(tenant, "m", probe, 1);
+  t.true((hits[0]?.distance ?? 1) < 0.01);
+  // Running again does not rebuild the index.
+  t.false(
+    (await maintainVectorTable(store, tenant, "m", { annIndexMinRows: 300, maxFragments: 8 })).indexCreated,
+  );
+});
