@@ -247,6 +247,30 @@ test("concurrent updates of two linked facts keep the link between their current
   t.is(stale?.n, 0, "no current edge touches a superseded version");
 });
 
+test("links racing an update of their endpoint end up on the current version", async (t) => {
+  const fact = await store("Home router model");
+  const others = await Promise.all(
+    ["Router manual", "ISP contract", "Network diagram"].map((title) => store(title)),
+  );
+  const [update] = await Promise.all([
+    client().updateFact({ targetId: fact, newTitle: "Home router model", newContent: "FritzBox 7590" }),
+    ...others.map((other) => client().link({ fromId: other, toId: fact, relType: "REFERENCES" })),
+  ]);
+  const current = await client().listRelations({ memoryId: update.newMemoryId });
+  t.deepEqual(
+    current.incoming
+      .filter((r) => r.relType === "REFERENCES")
+      .map((r) => r.from)
+      .sort(),
+    [...others].sort(),
+    "whichever ran first, each link is on the current version",
+  );
+  const [stale] = await sql()<{ n: number }[]>`
+    select count(*)::int as n from edges where (from_id = ${fact} or to_id = ${fact}) and valid_to is null
+      and rel_type not in ('SUPERSEDES', 'SUPERSEDED_BY')`;
+  t.is(stale?.n, 0, "no current edge on the superseded version");
+});
+
 test("link and unlink given a superseded id act on the current version", async (t) => {
   const v1 = await store("Preferred airline");
   const v2 = (
