@@ -10,12 +10,18 @@ export async function streamedBody(chunks: AsyncIterable<{ chunk: Uint8Array }>)
   const iterator = chunks[Symbol.asyncIterator]();
   const first = await iterator.next();
   async function* rest(): AsyncGenerator<Uint8Array> {
-    if (first.done) return;
-    yield first.value.chunk;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value.chunk;
+    try {
+      if (first.done) return;
+      yield first.value.chunk;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value.chunk;
+      }
+    } finally {
+      // The client went away (the body stream was destroyed) or the stream ended: either way end
+      // the core call, which cancels it when it is still running.
+      await iterator.return?.();
     }
   }
   return Readable.from(rest(), { objectMode: false });

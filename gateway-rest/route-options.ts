@@ -56,6 +56,15 @@ export function coreCall(request: FastifyRequest, options: RestRouteOptions): Ca
   return { headers: forwardedHeaders(request, options.auth), timeoutMs: options.coreTimeoutMs };
 }
 
+/**
+ * Options for a streaming core call (exports): like coreCall but without the deadline, which would
+ * cut a large export short; the call ends when the client goes away (the body stream is destroyed).
+ */
+export function coreStreamCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+  const { timeoutMs: _none, ...call } = coreCall(request, options);
+  return call;
+}
+
 /** Security requirement of a route in the OpenAPI document; "both" means either scheme. */
 export function securityFor(auth: RouteAuth): Record<string, string[]>[] {
   switch (auth) {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { streamedBody } from "../core-stream.js";
 import { errorResponses } from "../error-schemas.js";
-import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
+import { coreStreamCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /**
  * Exports streamed from core (TenancyService server streams): the audit log as CSV (spec: pro and
@@ -36,7 +36,7 @@ export const exportRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request, reply) => {
-      const body = await streamedBody(tenancy.exportAudit({}, coreCall(request, options)));
+      const body = await streamedBody(tenancy.exportAudit({}, coreStreamCall(request, options)));
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", 'attachment; filename="audit-log.csv"')
@@ -64,7 +64,7 @@ export const exportRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request, reply) => {
-      const body = await streamedBody(tenancy.exportTenant({}, coreCall(request, options)));
+      const body = await streamedBody(tenancy.exportTenant({}, coreStreamCall(request, options)));
       return reply
         .type("application/json; charset=utf-8")
         .header("content-disposition", 'attachment; filename="tenant-export.json"')

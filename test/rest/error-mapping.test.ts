@@ -27,6 +27,20 @@ test.before(async () => {
           return { hits: [], latencyMs: 1, reranker: "none", timings: [] };
         },
       },
+      tenancy: {
+        ...HAPPY_CORE.tenancy,
+        // A refusal before the first chunk must still become a status, not a broken download.
+        // biome-ignore lint/correctness/useYield: refuses before streaming anything
+        exportAudit: async function* () {
+          throw planGateError({
+            feature: "audit_export",
+            currentPlan: "free",
+            requiredPlans: ["pro", "team", "api"],
+            message: "",
+            upgradeUrl: "https://example.test/pricing",
+          });
+        },
+      },
       ingest: {
         ...HAPPY_CORE.ingest,
         ingestDocument: async () => {
@@ -110,6 +124,24 @@ test("402 returns the plan-gate body verbatim", async (t) => {
     message: "Memory limit reached: 2,500 of 2,500 memories.",
     upgradeUrl: "https://example.test/pricing",
   });
+});
+
+test("a streamed export refused by core before its first chunk answers the status (402), not a broken file", async (t) => {
+  const res = await edge.app.inject({
+    method: "GET",
+    url: "/api/audit/export",
+    headers: { cookie: `service.session-token=${"s".repeat(43)}` },
+  });
+  t.is(res.statusCode, 402);
+  t.like(res.json(), { error: "plan_upgrade_required", feature: "audit_export", currentPlan: "free" });
+  const bundle = await edge.app.inject({
+    method: "GET",
+    url: "/api/tenant/export",
+    headers: { cookie: `service.session-token=${"s".repeat(43)}` },
+  });
+  t.is(bundle.statusCode, 200);
+  t.regex(String(bundle.headers["content-disposition"]), /attachment/);
+  t.deepEqual(bundle.json(), { memories: [], edges: [], audit: [] });
 });
 
 test("a core call past the deadline answers 504", async (t) => {
