@@ -3,6 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../edge/core-clients.js";
 import { forwardedHeaders } from "../edge/credentials.js";
+import { GATEWAY_HEADER, MCP_GATEWAY } from "../edge/gateway-metadata.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { discoveryDocument } from "./discovery-document.js";
 import { handleRequest, type RequestContext } from "./handle-request.js";
@@ -130,7 +131,8 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
       checkHeaders(request);
       const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
       const callOptions: CallOptions = {
-        headers: forwardedHeaders(request, "bearer"),
+        // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
+        headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
         timeoutMs: CORE_CALL_TIMEOUT_MS,
       };
       const context: RequestContext = { clients: options.clients, callOptions, version: options.version };
