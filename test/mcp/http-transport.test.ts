@@ -9,6 +9,7 @@ import {
   rpc,
   UNTHROTTLED,
 } from "./post-mcp.js";
+import { switchableModels } from "./switchable-embedder.js";
 
 // The wire format of POST/GET/DELETE /api/mcp/v1 seen with plain fetch (spec "MCP endpoint";
 // MCP 2025-06-18 Streamable HTTP transport): JSON by default, SSE on request, and each malformed
@@ -18,7 +19,7 @@ let service: TestService;
 let tenant: TestTenant;
 
 test.before(async () => {
-  service = await startTestService({ worker: false });
+  service = await startTestService({ models: switchableModels(), worker: false });
   tenant = await service.createTenant({ scopes: ["read", "write"], limitsOverride: UNTHROTTLED });
 });
 

@@ -16,6 +16,7 @@ import type {
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { UNTHROTTLED } from "./post-mcp.js";
 import { type ConnectedClient, callTool, connectSdkClient, type TransportMode } from "./sdk-client.js";
+import { switchableModels } from "./switchable-embedder.js";
 
 // Every tool, prompt and error case driven through the official SDK Client over Streamable HTTP,
 // once with plain JSON answers (the default) and once with SSE answers.
@@ -34,7 +35,9 @@ const clients = new Map<TransportMode, ConnectedClient>();
 const readOnlyClients = new Map<TransportMode, ConnectedClient>();
 
 test.before(async () => {
-  service = await startTestService();
+  // The word-hashing test embedder: recall matches by words, starts in milliseconds, and the
+  // built-in embedder's own quality is tested with ingest and recall.
+  service = await startTestService({ models: switchableModels() });
   tenant = await service.createTenant({ scopes: ["read", "write"], limitsOverride: UNTHROTTLED });
   readOnlyToken = (await tenant.issueToken(["read"], "read only")).token;
   for (const mode of ["json", "sse"] as const) {
