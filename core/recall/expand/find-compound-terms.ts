@@ -11,9 +11,8 @@ export interface CompoundTerm {
 const MAX_LINK = Math.max(...LINKING_ELEMENTS.map((l) => l.length));
 
 /**
- * Looks the pairs up in the tenant's compacted vocabulary (bm25_term_stats; its C collation makes the
- * prefix a plain index range). Terms only in not yet compacted deltas are missed until the next
- * compaction, which every few writes runs.
+ * Looks the pairs up in the tenant's vocabulary: compacted statistics plus pending deltas (the C
+ * collation of both makes the prefix a plain index range).
  */
 export async function findCompoundTerms(
   tx: TransactionSql,
@@ -29,10 +28,18 @@ export async function findCompoundTerms(
     )
     select p.prefix, p.lexeme, s.term, s.df, s.max_impact
     from p cross join lateral (
-      select term, df, max_impact from bm25_term_stats
-      where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
-        and length(term) between length(p.prefix) + length(p.lexeme) and length(p.prefix) + length(p.lexeme) + ${MAX_LINK}
-        and right(term, length(p.lexeme)) = p.lexeme
+      select v.term, sum(v.df)::int as df, max(v.max_impact) as max_impact
+      from (
+        select term, df, max_impact from bm25_term_stats
+        where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
+        union all
+        select term, df_delta, max_impact from bm25_stats_delta
+        where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
+      ) v
+      where length(v.term) between length(p.prefix) + length(p.lexeme) and length(p.prefix) + length(p.lexeme) + ${MAX_LINK}
+        and right(v.term, length(p.lexeme)) = p.lexeme
+      group by v.term
+      having sum(v.df) > 0
       limit 8
     ) s
     where p.lexeme is not null`;

@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRouterTransport } from "@connectrpc/connect";
+import postgres from "postgres";
+import { loadConfig } from "../../config/config.js";
+import { createLogger } from "../../config/logger.js";
+import { createCore } from "../../core/create-core.js";
+import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
+import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
+import { loadModels, type Models } from "../../core/models/load-models.js";
+import { createBuiltinReranker } from "../../core/recall/rerank/create-builtin-reranker.js";
+import { type Storage, startStorage } from "../../core/start-storage.js";
+import { issueApiToken } from "../../core/tenancy/api-tokens.js";
+import { createTenant } from "../../core/tenancy/tenants.js";
+import { type CoreClients, createCoreClients } from "../../edge/core-clients.js";
+
+/**
+ * Core as the product composes it — storage (PostgreSQL, LanceDB), the configured models, every
+ * service with its interceptors (auth, rate limits, validation) — reached through the in-process
+ * Connect transport the gateways use. The eval and the recall bench ingest and recall through it.
+ */
+export interface EvalCore {
+  readonly clients: CoreClients;
+  readonly storage: Storage;
+  readonly models: Models;
+  readonly lexicon: Lexicon;
+  /** A fresh workspace with an API token (read + write), unthrottled. */
+  createTenant(label: string): Promise<{ tenantId: string; headers: Record<string, string> }>;
+  stop(): Promise<void>;
+}
+
+export interface EvalCoreOptions {
+  /** Admin URL of a PostgreSQL server to create a fresh database on; unset: embedded PostgreSQL. */
+  readonly databaseUrl?: string | undefined;
+  /** Lexicon cache directory shared between runs (parsing the dictionaries takes a minute). */
+  readonly lexiconCache: string;
+  /** Reranker: the built-in one (default) or none. */
+  readonly reranker?: "builtin" | "none";
+}
+
+export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore> {
+  const dataDir = await mkdtemp(join(tmpdir(), "memory-eval-"));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  if (options.databaseUrl !== undefined) {
+    const name = `memory_eval_${randomBytes(5).toString("hex")}`;
+    const admin = postgres(options.databaseUrl, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`create database "${name}"`);
+    await admin.end();
+    const url = new URL(options.databaseUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const again = postgres(options.databaseUrl ?? "", { max: 1, onnotice: () => undefined });
+      await again.unsafe(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    };
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    EMBEDDED_PG_PORT: String(20000 + Math.floor(Math.random() * 20000)),
+    RERANKER: "none",
+    ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const logger = createLogger("warn");
+  const storage = await startStorage(config, logger);
+  const models = await loadModels(config, logger, { lexiconCacheDirectory: options.lexiconCache });
+  const lexiconDir = config.embedding.kind === "builtin" ? config.embedding.lexiconDir : "/usr/share/dictd";
+  const { lexicon } = await loadLexicon({
+    dictionaryDirectory: lexiconDir,
+    cacheDirectory: options.lexiconCache,
+  });
+  const reranker = options.reranker === "none" ? undefined : createBuiltinReranker({ lexicon });
+  const core = createCore({
+    db: storage.db,
+    vectors: storage.vectors,
+    embedder: models.embedder,
+    reranker,
+    lexicon,
+    logger,
+    version: "eval",
+    publicUrl: config.publicUrl,
+    trustClientIp: true,
+    workerCheck: { name: "worker", optional: true, check: async () => ({ status: "ok", detail: "eval" }) },
+  });
+  const clients = createCoreClients(
+    createRouterTransport(core.routes, { router: { interceptors: core.interceptors } }),
+  );
+  let counter = 0;
+  return {
+    clients,
+    storage,
+    models: { ...models, reranker },
+    lexicon,
+    async createTenant(label) {
+      counter++;
+      const slug = `eval-${label.replace(/[^a-z0-9]+/g, "-").slice(0, 40)}-${counter}-${randomBytes(3).toString("hex")}`;
+      const tenant = await createTenant(storage.db.sql, {
+        slug,
+        name: `eval ${label}`,
+        plan: "api",
+        limitsOverride: {
+          requestsPerMinutePerToken: 10_000_000,
+          memoryLimit: null,
+          mcpRequestsPerMinutePerIp: null,
+        },
+      });
+      const { token } = await issueApiToken(storage.db.sql, {
+        tenantId: tenant.id,
+        name: "eval",
+        scopes: ["read", "write"],
+      });
+      return { tenantId: tenant.id, headers: { authorization: `Bearer ${token}` } };
+    },
+    async stop() {
+      await models.close();
+      await storage.stop();
+      await dropDatabase?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

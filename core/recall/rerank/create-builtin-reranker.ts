@@ -1,0 +1,50 @@
+import type { Lexicon } from "../../models/lexicon/lexicon.js";
+import type { Reranker } from "../../models/reranker.js";
+import { createTokenMatcher, type RerankFeatures, rerankFeatures } from "./rerank-features.js";
+import { analyzeRerankQuery } from "./rerank-query.js";
+
+export const BUILTIN_RERANKER_ID = "builtin-features-v1";
+
+/** Linear weights of the features; measured with `npm run eval` (docs/recall.md "Rerank"). */
+export type RerankWeights = Readonly<Record<keyof RerankFeatures, number>>;
+
+export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
+  coverage: 1,
+  proximity: 0.5,
+  phrase: 0.3,
+  title: 0.3,
+  recency: 0.2,
+};
+
+export interface BuiltinRerankerOptions {
+  /** Matches query words across German and English through their dictionary translations. */
+  readonly lexicon?: Lexicon | undefined;
+  readonly weights?: Partial<RerankWeights>;
+  readonly now?: () => Date;
+}
+
+/**
+ * The built-in offline reranker (issue #6 item 5): no model weights, a linear score over features the
+ * first stage lacks — coverage of the query's words (cross-lingual through the dictionary), their
+ * proximity and order, title match, and recency for episodic memories. Recall blends its order with
+ * the fused order (core/recall/rerank/blend-reranked.ts).
+ */
+export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Reranker {
+  const weights = { ...DEFAULT_RERANK_WEIGHTS, ...options.weights };
+  const now = options.now ?? (() => new Date());
+  return {
+    id: BUILTIN_RERANKER_ID,
+    async rerank(query, candidates) {
+      const words = analyzeRerankQuery(query, options.lexicon);
+      const at = now();
+      const match = createTokenMatcher(words);
+      return candidates.map((c) => {
+        const f = rerankFeatures(words, c, at, match);
+        return (Object.keys(weights) as (keyof RerankFeatures)[]).reduce(
+          (sum, key) => sum + weights[key] * f[key],
+          0,
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { tokenizeWords } from "../../models/builtin/tokenize-words.js";
+import type { QueryWord } from "./rerank-query.js";
+import { stemsOf } from "./rerank-query.js";
+
+/** What the built-in reranker sees that BM25 and the vectors do not. Each in [0, 1]. */
+export interface RerankFeatures {
+  /** Weighted share of the query's words the passage contains (BM25 rewards repeats of one word instead). */
+  readonly coverage: number;
+  /** Weighted share of the query's words inside the best window of PROXIMITY_WINDOW words. */
+  readonly proximity: number;
+  /** Share of the query's adjacent word pairs that occur in the passage in order, at most one word apart. */
+  readonly phrase: number;
+  /** Weighted share of the query's words in the title. */
+  readonly title: number;
+  /** For episodic memories: exp(−age / RECENCY_DAYS); 0 for other types. */
+  readonly recency: number;
+}
+
+export const PROXIMITY_WINDOW = 12;
+export const RECENCY_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Which query word a token matches (−1: none), memoised per query: texts repeat their words. */
+export type TokenMatcher = (token: string) => number;
+
+export function createTokenMatcher(query: readonly QueryWord[]): TokenMatcher {
+  const memo = new Map<string, number>();
+  return (token) => {
+    let index = memo.get(token);
+    if (index === undefined) {
+      const stems = stemsOf(token);
+      index = query.findIndex((q) => q.stems.has(token) || stems.some((s) => q.stems.has(s)));
+      memo.set(token, index);
+    }
+    return index;
+  };
+}
+
+function weightedShare(indexes: Iterable<number>, query: readonly QueryWord[], total: number): number {
+  let sum = 0;
+  for (const i of new Set(indexes)) if (i >= 0) sum += query[i]?.weight ?? 0;
+  return total > 0 ? sum / total : 0;
+}
+
+export function rerankFeatures(
+  query: readonly QueryWord[],
+  candidate: {
+    readonly title: string;
+    readonly text: string;
+    readonly memoryType?: string;
+    readonly createdAt?: Date;
+  },
+  now: Date,
+  match: TokenMatcher = createTokenMatcher(query),
+): RerankFeatures {
+  const total = query.reduce((sum, q) => sum + q.weight, 0);
+  const matches = tokenizeWords(candidate.text).map(match);
+  const coverage = weightedShare(matches, query, total);
+  let proximity = 0;
+  for (let start = 0; start < matches.length; start++) {
+    if ((matches[start] ?? -1) < 0) continue;
+    proximity = Math.max(
+      proximity,
+      weightedShare(matches.slice(start, start + PROXIMITY_WINDOW), query, total),
+    );
+  }
+  let pairs = 0;
+  let found = 0;
+  for (let q = 0; q + 1 < query.length; q++) {
+    pairs++;
+    for (let i = 0; i < matches.length; i++) {
+      if (matches[i] !== q) continue;
+      if (matches[i + 1] === q + 1 || matches[i + 2] === q + 1) {
+        found++;
+        break;
+      }
+    }
+  }
+  const title = weightedShare(tokenizeWords(candidate.title).map(match), query, total);
+  const recency =
+    candidate.memoryType === "episodic" && candidate.createdAt !== undefined
+      ? Math.exp(-Math.max(0, now.getTime() - candidate.createdAt.getTime()) / (RECENCY_DAYS * DAY_MS))
+      : 0;
+  return { coverage, proximity, phrase: pairs > 0 ? found / pairs : 0, title, recency };
+}

@@ -1,0 +1,37 @@
+import { stemWord } from "../../models/builtin/stem-word.js";
+import { tokenizeWords } from "../../models/builtin/tokenize-words.js";
+import { createWordIdf } from "../../models/builtin/word-idf.js";
+import { expandQueryTerms } from "../../models/lexicon/expand-query-terms.js";
+import type { Lexicon } from "../../models/lexicon/lexicon.js";
+import { STOPWORDS } from "../../models/lexicon/stopwords.js";
+
+/**
+ * One content word of the query, as the built-in reranker matches it: any of its stems (German and
+ * English Snowball, plus the stems of its dictionary translations and compound parts) in a text counts
+ * as the word. `weight` is its informativeness (dictionary idf; 1 without a dictionary).
+ */
+export interface QueryWord {
+  readonly word: string;
+  readonly weight: number;
+  readonly stems: ReadonlySet<string>;
+}
+
+const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
+
+export function stemsOf(word: string): string[] {
+  return [stemWord(word, "de"), stemWord(word, "en")];
+}
+
+/** The query's content words in query order (repeats dropped), with their cross-lingual stems. */
+export function analyzeRerankQuery(query: string, lexicon: Lexicon | undefined): QueryWord[] {
+  const words = [...new Set(tokenizeWords(query).filter((w) => !isStopword(w)))];
+  const idf = lexicon === undefined ? () => 1 : createWordIdf(lexicon);
+  const expansions =
+    lexicon === undefined ? [] : expandQueryTerms(lexicon, query, { maxTranslationsPerWord: 3 });
+  return words.map((word) => {
+    const stems = new Set(stemsOf(word));
+    for (const e of expansions)
+      if (e.from === word && e.kind !== "query") for (const s of stemsOf(e.term)) stems.add(s);
+    return { word, weight: Math.max(0.05, Math.max(idf(word, "de"), idf(word, "en"))), stems };
+  });
+}
