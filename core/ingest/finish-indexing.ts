@@ -50,13 +50,19 @@ export async function finishIndexing(
 /** Marks every chunk of a memory vector_stored and the memory indexed, if it is still queued. */
 export async function markIndexed(db: Database, tenantId: string, memoryId: string): Promise<boolean> {
   return db.withTenant(tenantId, async (tx) => {
-    await tx`update chunks set vector_stored = true
-             where tenant_id = ${tenantId} and memory_id = ${memoryId} and not vector_stored`;
-    const rows = await tx`
-      update memories set status = 'indexed', status_detail = null, updated_at = now()
-      where tenant_id = ${tenantId} and id = ${memoryId} and status = 'queued'
-      returning id`;
-    return rows.length > 0;
+    // One statement (both data-modifying CTEs always run): this is on every write's critical path.
+    const [row] = await tx<{ indexed: number }[]>`
+      with stored as (
+        update chunks set vector_stored = true
+        where tenant_id = ${tenantId} and memory_id = ${memoryId} and not vector_stored
+        returning 1
+      ), indexed as (
+        update memories set status = 'indexed', status_detail = null, updated_at = now()
+        where tenant_id = ${tenantId} and id = ${memoryId} and status = 'queued'
+        returning 1
+      )
+      select (select count(*) from indexed)::int as indexed, (select count(*) from stored)::int as stored`;
+    return (row?.indexed ?? 0) > 0;
   });
 }
 

@@ -6,7 +6,7 @@ import type { IngestDeps } from "./ingest-deps.js";
 import type { IndexMemoryPayload } from "./ingest-jobs.js";
 import { insertChunks } from "./insert-chunks.js";
 import { insertOutboxEvent } from "./insert-outbox-event.js";
-import { prepareMemoryContent } from "./prepare-memory-content.js";
+import { chunkContent, embedChunks } from "./prepare-memory-content.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
 export type IndexOutcome = "indexed" | "failed" | "skipped";
@@ -55,7 +55,13 @@ async function indexFresh(
   memory: QueuedMemory,
 ): Promise<void> {
   const { tenantId, memoryId } = payload;
-  const prepared = await prepareMemoryContent(deps.embedder, memory);
+  const chunks = chunkContent(memory, deps.embedder);
+  // As on the inline path: embedding runs while PostgreSQL inserts the chunks (and computes their
+  // tsvectors), and the transaction commits only with every vector in hand.
+  const embedding = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+    embedChunks(deps.embedder, chunks),
+  );
+  embedding.catch(() => undefined);
   const written = await deps.db.withTenant(tenantId, async (tx) => {
     const [row] = await tx<{ status: string; valid_from: Date; valid_to: Date | null; chunk_rows: number }[]>`
       select status, valid_from, valid_to,
@@ -66,9 +72,9 @@ async function indexFresh(
     const chunkIds = await insertChunks(
       tx,
       { tenantId, memoryId, validFrom: row.valid_from, validTo: row.valid_to },
-      prepared.chunks,
+      chunks,
     );
-    await tx`update memories set chunks_written = ${chunkIds.length}, embedding_space = ${prepared.space},
+    await tx`update memories set chunks_written = ${chunkIds.length}, embedding_space = ${deps.embedder.id},
                                  updated_at = now()
              where tenant_id = ${tenantId} and id = ${memoryId}`;
     await insertOutboxEvent(tx, tenantId, "memory.created", {
@@ -76,7 +82,7 @@ async function indexFresh(
       title: memory.title,
       chunksWritten: chunkIds.length,
     });
-    return { chunkIds, validFrom: row.valid_from, validTo: row.valid_to };
+    return { chunkIds, validFrom: row.valid_from, validTo: row.valid_to, vectors: await embedding };
   });
   if (!written) {
     await completeFromChunks(deps, tenantId, memoryId);
@@ -85,11 +91,11 @@ async function indexFresh(
   await deps.hooks?.afterPostgresCommit?.(memoryId);
   await deps.vectors.upsert(
     tenantId,
-    prepared.space,
+    deps.embedder.id,
     written.chunkIds.map((chunkId, i) => ({
       chunkId,
       memoryId,
-      vector: prepared.vectors[i] ?? new Float32Array(0),
+      vector: written.vectors[i] ?? new Float32Array(0),
       validFrom: written.validFrom,
       validTo: written.validTo,
     })),

@@ -56,19 +56,20 @@ export interface QuotaCaller {
  * Checks there is room for one more memory, in the transaction that inserts it (DESIGN "Ingest": no
  * race past the limit). A per-tenant advisory lock serialises concurrent checks until commit; plans
  * without a limit skip it. `replacing` is true when the write replaces a current memory (upsert by
- * title), which leaves the count unchanged. Throws the plan-gate error (402) at the limit.
+ * title), which leaves the count unchanged. Throws the plan-gate error (402) at the limit. Returns the
+ * memories counted before this write, or undefined when the plan has no limit (nothing was counted).
  */
 export async function reserveQuota(
   tx: TransactionSql,
   caller: QuotaCaller,
   upgradeUrl: string,
   replacing = false,
-): Promise<void> {
+): Promise<number | undefined> {
   const limit = caller.limits.memoryLimit;
-  if (limit === undefined) return;
+  if (limit === undefined) return undefined;
   await tx`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${caller.tenantId}))`;
   const used = await countMemories(tx, caller.tenantId);
-  if (used < limit || (replacing && used <= limit)) return;
+  if (used < limit || (replacing && used <= limit)) return used;
   throw planGateError({
     feature: "memory_limit",
     currentPlan: caller.plan,

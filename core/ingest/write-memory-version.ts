@@ -8,7 +8,8 @@ import type { PreparedContent } from "./prepare-memory-content.js";
 export type { MemoryKindName } from "./insert-memory-row.js";
 
 export interface MemoryVersionInput extends MemoryRowInput {
-  readonly prepared: PreparedContent;
+  /** The chunks and their space; the vectors are not needed here (a PreparedContent will do). */
+  readonly prepared: Pick<PreparedContent, "chunks" | "space">;
   /** The outbox event to write with the version; none when unset. */
   readonly event?: MemoryEvent;
   /** Merged into the event's data (e.g. the replaced version for memory.updated). */

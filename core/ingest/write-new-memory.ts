@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
+import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { TransactionSql } from "../store/database.js";
 import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
@@ -10,10 +11,10 @@ import { enqueueIndexMemory } from "./ingest-jobs.js";
 import { ASYNC_THRESHOLD_CHARACTERS } from "./ingest-limits.js";
 import { insertMemoryRow, type MemoryKindName, type MemoryStatusName } from "./insert-memory-row.js";
 import type { MemoryTypeName } from "./memory-type.js";
-import { type PreparedContent, prepareMemoryContent } from "./prepare-memory-content.js";
+import { chunkContent, embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
 import { countMemories, type QuotaCaller, quotaOf, reserveQuota } from "./quota.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
-import { writeMemoryVersion } from "./write-memory-version.js";
+import { type WrittenVersion, writeMemoryVersion } from "./write-memory-version.js";
 
 export interface NewMemory {
   readonly caller: QuotaCaller;
@@ -47,97 +48,133 @@ export interface WriteNewMemoryDeps extends IngestDeps {
 }
 
 type Decision =
-  | { kind: "unchanged"; memoryId: string; status: MemoryStatusName; chunksWritten: number; used: number }
   | {
-      kind: "written";
+      kind: "unchanged";
       memoryId: string;
+      status: MemoryStatusName;
+      chunksWritten: number;
       used: number;
-      written?: Awaited<ReturnType<typeof writeMemoryVersion>>;
-    };
+    }
+  | { kind: "queued"; memoryId: string; used: number | undefined }
+  | { kind: "written"; written: WrittenVersion; vectors: Float32Array[]; used: number | undefined };
 
 /**
  * The write path shared by store_memory, upload_document and POST /api/documents (DESIGN "Ingest"):
- * chunk and embed outside any transaction; then one transaction with the title lock, the identical-
- * content check, the quota check and the inserts (memory, chunks, outbox event — or, for large
- * content, the row plus its job); then LanceDB and status indexed; then the upsert-by-title swap.
+ * one transaction with the title lock, the identical-content check, the quota check and the inserts
+ * (memory, chunks, outbox event — or, for large content, the row plus its job); then LanceDB and
+ * status indexed; then the upsert-by-title swap. Embedding runs while that transaction locks, checks
+ * and inserts (PostgreSQL computes the tsvectors on its own core meanwhile), and the transaction only
+ * commits once every vector exists: an embedding failure rolls it back, so nothing half-written is
+ * ever visible, and the pipeline costs little more than the embedder itself.
  */
 export async function writeNewMemory(
   deps: WriteNewMemoryDeps,
   request: NewMemory,
 ): Promise<NewMemoryOutcome> {
-  const { tenantId } = request.caller;
-  if (request.dedupe) {
-    // Cheap look before embedding; repeated under the lock below, which is what makes it exact.
-    const found = await deps.db.withTenant(tenantId, async (tx) => {
-      const same = await findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content);
-      return same ? { same, used: await countMemories(tx, tenantId) } : undefined;
-    });
-    if (found) return unchangedOutcome(request, found.same, found.used);
-  }
+  const { tenantId, limits } = request.caller;
   const queued = request.mode === "queued" || request.content.length > ASYNC_THRESHOLD_CHARACTERS;
-  const prepared = queued ? undefined : await prepareOrRecordFailure(deps, request);
+  const chunks = queued ? undefined : chunkContent(request, deps.embedder);
+  const embedding = chunks ? startEmbedding(deps.embedder, chunks) : undefined;
 
-  const decision = await deps.db.withTenant(tenantId, async (tx): Promise<Decision> => {
-    await lockTitle(tx, tenantId, request.kind, request.title);
-    if (request.dedupe) {
-      const same = await findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content);
-      if (same) {
-        return {
-          kind: "unchanged",
-          memoryId: same.memoryId,
-          status: same.status,
-          chunksWritten: same.chunksWritten,
-          used: await countMemories(tx, tenantId),
-        };
+  let decision: Decision;
+  try {
+    decision = await deps.db.withTenant(tenantId, async (tx): Promise<Decision> => {
+      await lockTitle(tx, tenantId, request.kind, request.title);
+      if (request.dedupe) {
+        const same = await findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content);
+        if (same) return { kind: "unchanged", ...same, used: await countMemories(tx, tenantId) };
       }
-    }
-    const replacing = request.upsertByTitle && (await hasCurrentDocument(tx, tenantId, request.title));
-    await reserveQuota(tx, request.caller, deps.upgradeUrl, replacing);
-    if (prepared) {
+      const replacing = request.upsertByTitle && (await hasCurrentDocument(tx, tenantId, request.title));
+      const before = await reserveQuota(tx, request.caller, deps.upgradeUrl, replacing);
+      const used = before === undefined ? undefined : before + 1;
+      if (!chunks || !embedding) {
+        const row = await insertMemoryRow(tx, rowInput(request), {
+          status: "queued",
+          chunksWritten: 0,
+          embeddingSpace: null,
+        });
+        await enqueueIndexMemory(tx, { tenantId, memoryId: row.memoryId });
+        return { kind: "queued", memoryId: row.memoryId, used };
+      }
       const written = await writeMemoryVersion(tx, {
         ...rowInput(request),
-        prepared,
+        prepared: { chunks, space: deps.embedder.id },
         event: "memory.created",
       });
-      return {
-        kind: "written",
-        memoryId: written.memoryId,
-        used: await countMemories(tx, tenantId),
-        written,
-      };
-    }
-    const row = await insertMemoryRow(tx, rowInput(request), {
-      status: "queued",
-      chunksWritten: 0,
-      embeddingSpace: null,
+      return { kind: "written", written, vectors: await embedding, used };
     });
-    await enqueueIndexMemory(tx, { tenantId, memoryId: row.memoryId });
-    return { kind: "written", memoryId: row.memoryId, used: await countMemories(tx, tenantId) };
-  });
+  } catch (error) {
+    if (error instanceof EmbeddingFailure) throw await recordFailure(deps, request, error.cause);
+    throw error;
+  }
 
-  if (decision.kind === "unchanged") return unchangedOutcome(request, decision, decision.used);
-  if (!prepared || !decision.written) {
+  if (decision.kind === "unchanged") {
+    return {
+      memoryId: decision.memoryId,
+      status: decision.status,
+      chunksWritten: decision.chunksWritten,
+      unchanged: true,
+      replacedDocumentIds: [],
+      quota: quotaOf(decision.used, limits),
+    };
+  }
+  // Plans without a limit skipped the count under the lock; it runs beside the LanceDB write.
+  const used = decision.used !== undefined ? Promise.resolve(decision.used) : countOutside(deps, tenantId);
+  if (decision.kind === "queued") {
     return {
       memoryId: decision.memoryId,
       status: "queued",
       chunksWritten: 0,
       unchanged: false,
       replacedDocumentIds: [],
-      quota: quotaOf(decision.used, request.caller.limits),
+      quota: quotaOf(await used, limits),
     };
   }
-  await finishIndexing(deps, tenantId, decision.written, prepared);
+  const { written, vectors } = decision;
+  const [count] = await Promise.all([
+    used,
+    finishIndexing(deps, tenantId, written, { chunks: chunks ?? [], vectors, space: deps.embedder.id }),
+  ]);
   const replaced = request.upsertByTitle
-    ? await replaceDocumentsByTitle(deps, tenantId, decision.memoryId)
+    ? await replaceDocumentsByTitle(deps, tenantId, written.memoryId)
     : [];
   return {
-    memoryId: decision.memoryId,
+    memoryId: written.memoryId,
     status: "indexed",
-    chunksWritten: prepared.chunks.length,
+    chunksWritten: written.chunkIds.length,
     unchanged: false,
     replacedDocumentIds: replaced,
-    quota: quotaOf(decision.used - replaced.length, request.caller.limits),
+    quota: quotaOf(count - replaced.length, limits),
   };
+}
+
+/** Marks an embedding failure, so the transaction it aborted is told apart from a database error. */
+class EmbeddingFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super("embedding failed");
+  }
+}
+
+/**
+ * Embeds on the next turn of the event loop, so the transaction's first statements are on their way
+ * before an in-thread embedder takes the CPU. A failure becomes an EmbeddingFailure; a result nobody
+ * waits for (identical content found) is dropped without an unhandled rejection.
+ */
+function startEmbedding(
+  embedder: EmbeddingProvider,
+  chunks: readonly PreparedChunk[],
+): Promise<Float32Array[]> {
+  const embedding = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => embedChunks(embedder, chunks))
+    .catch((error: unknown) => {
+      throw new EmbeddingFailure(error);
+    });
+  embedding.catch(() => undefined);
+  return embedding;
+}
+
+function countOutside(deps: WriteNewMemoryDeps, tenantId: string): Promise<number> {
+  return deps.db.withTenant(tenantId, (tx) => countMemories(tx, tenantId));
 }
 
 function rowInput(request: NewMemory) {
@@ -154,21 +191,6 @@ function rowInput(request: NewMemory) {
   };
 }
 
-function unchangedOutcome(
-  request: NewMemory,
-  same: { memoryId: string; status: MemoryStatusName; chunksWritten: number },
-  used: number,
-): NewMemoryOutcome {
-  return {
-    memoryId: same.memoryId,
-    status: same.status,
-    chunksWritten: same.chunksWritten,
-    unchanged: true,
-    replacedDocumentIds: [],
-    quota: quotaOf(used, request.caller.limits),
-  };
-}
-
 async function hasCurrentDocument(tx: TransactionSql, tenantId: string, title: string): Promise<boolean> {
   const rows = await tx`
     select 1 from memories
@@ -179,30 +201,23 @@ async function hasCurrentDocument(tx: TransactionSql, tenantId: string, title: s
 }
 
 /**
- * Chunks and embeds. When that fails, the memory is still recorded — with status failed and no chunks —
- * because the spec keeps a failed entry visible as failed (spec "States and transitions").
+ * When embedding fails the memory is still recorded — with status failed and no chunks — because the
+ * spec keeps a failed entry visible as failed (spec "States and transitions"). Returns the core error.
  */
-async function prepareOrRecordFailure(
-  deps: WriteNewMemoryDeps,
-  request: NewMemory,
-): Promise<PreparedContent> {
-  try {
-    return await prepareMemoryContent(deps.embedder, request);
-  } catch (error) {
-    deps.logger.warn(
-      { err: error, tenantId: request.caller.tenantId },
-      "embedding failed; memory recorded as failed",
-    );
-    const row = await deps.db.withTenant(request.caller.tenantId, (tx) =>
-      insertMemoryRow(tx, rowInput(request), {
-        status: "failed",
-        chunksWritten: 0,
-        embeddingSpace: deps.embedder.id,
-        statusDetail: failureDetail(error),
-      }),
-    );
-    throw error instanceof ProviderError
-      ? providerFailure(error, row.memoryId)
-      : ingestFailed(row.memoryId, error);
-  }
+async function recordFailure(deps: WriteNewMemoryDeps, request: NewMemory, cause: unknown): Promise<Error> {
+  deps.logger.warn(
+    { err: cause, tenantId: request.caller.tenantId },
+    "embedding failed; memory recorded as failed",
+  );
+  const row = await deps.db.withTenant(request.caller.tenantId, (tx) =>
+    insertMemoryRow(tx, rowInput(request), {
+      status: "failed",
+      chunksWritten: 0,
+      embeddingSpace: deps.embedder.id,
+      statusDetail: failureDetail(cause),
+    }),
+  );
+  return cause instanceof ProviderError
+    ? providerFailure(cause, row.memoryId)
+    : ingestFailed(row.memoryId, cause);
 }

@@ -126,10 +126,15 @@ test("a large document is queued, indexed by the worker, and then replaces the o
   // Until then the old document is still the current one.
   t.is((await readMemory(service, oldId))?.valid_to, null);
 
-  await waitFor(async () => ((await readMemory(service, oldId))?.valid_to ? true : undefined), {
-    what: "the worker to index the new version and replace the old",
-    timeoutMs: 60_000,
-  });
+  // The job is done (and gone from the queue) once the vectors are closed too, not just PostgreSQL.
+  await waitFor(
+    async () => {
+      const jobs = await service.storage.db.sql`
+        select 1 from graphile_worker.jobs where key = ${`index-memory:${newId}`}`;
+      return jobs.length === 0 ? true : undefined;
+    },
+    { what: "the worker to index the new version and replace the old", timeoutMs: 60_000 },
+  );
   const [oldRow, newRow] = [await readMemory(service, oldId), await readMemory(service, newId)];
   t.is(newRow?.status, "indexed");
   t.true((newRow?.chunks_written ?? 0) > 1);
