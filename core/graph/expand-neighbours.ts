@@ -46,6 +46,7 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
  * `asOf`). Neighbours need no per-node version check, which would cost a lookup per reached node:
  * edges valid at T join versions valid at T, because closing a version closes its edges (trigger of
  * migration 0041) and update_fact copies them onto the new version.
+ * Returned nearest first (by hops), each node once.
  */
 export async function expandNeighbours(
   tx: Sql | TransactionSql,
@@ -68,7 +69,7 @@ export async function expandNeighbours(
     ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
     : tx`m.valid_to is null`;
 
-  const rows = await tx<{ memory_id: string; hops: number; via: string; from_id: string }[]>`
+  const levels = await tx<{ depth: number; ids: string; froms: string; vias: string }[]>`
     with recursive
     seeds as (
       select coalesce(r.id, m.id) as id
@@ -106,11 +107,25 @@ export async function expandNeighbours(
       ) n
       where w.depth < ${hops} and n.ids is not null
     )
-    select r.id as memory_id, w.depth as hops, r.via, r.from_id
-    from walk w, unnest(w.ids, w.froms, w.vias) as r(id, from_id, via)
-    where w.depth > 0`;
+    select depth, array_to_string(ids, ',') as ids, array_to_string(froms, ',') as froms,
+           array_to_string(vias, ',') as vias
+    from walk where depth > 0 order by depth`;
 
-  return rows
-    .map((r) => ({ memoryId: r.memory_id, hops: r.hops, viaRelType: r.via, fromId: r.from_id }))
-    .sort((a, b) => a.hops - b.hops || (a.memoryId < b.memoryId ? -1 : 1));
+  // One row per level with comma-joined ids (uuids and relation names contain no commas): parsing
+  // thousands of result rows cost more client CPU than the walk cost the server.
+  const out: Neighbour[] = [];
+  for (const level of levels) {
+    const ids = level.ids.split(",");
+    const froms = level.froms.split(",");
+    const vias = level.vias.split(",");
+    for (let i = 0; i < ids.length; i++) {
+      out.push({
+        memoryId: ids[i] ?? "",
+        hops: level.depth,
+        viaRelType: vias[i] ?? "",
+        fromId: froms[i] ?? "",
+      });
+    }
+  }
+  return out;
 }
