@@ -1,4 +1,5 @@
 import test from "ava";
+import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import { cookieHeader, freshIp, signIn } from "./sign-in-helper.js";
 
@@ -10,7 +11,12 @@ let service: TestService;
 let slugCounter = 0;
 
 test.before(async () => {
-  service = await startTestService({ worker: false, captureLogs: true, env: { TRUST_PROXY: "true" } });
+  service = await startTestService({
+    models: testModels(),
+    worker: false,
+    captureLogs: true,
+    env: { TRUST_PROXY: "true" },
+  });
 });
 
 test.after.always(async () => {

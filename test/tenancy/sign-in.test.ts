@@ -4,6 +4,7 @@ import test from "ava";
 import { SMTPServer } from "smtp-server";
 import { hashSecret } from "../../core/auth/token-format.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import {
   cookieHeader,
@@ -58,6 +59,7 @@ test.before(async () => {
   const address = smtp.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   service = await startTestService({
+    models: testModels(),
     worker: false,
     env: {
       SMTP_URL: `smtp://127.0.0.1:${port}`,
@@ -66,6 +68,7 @@ test.before(async () => {
     },
   });
   httpsService = await startTestService({
+    models: testModels(),
     worker: false,
     captureLogs: true,
     env: { PUBLIC_URL: "https://memory.example.test", TRUST_PROXY: "true" },

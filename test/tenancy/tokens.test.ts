@@ -3,6 +3,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
 import { API_TOKEN_PATTERN, hashSecret } from "../../core/auth/token-format.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import { cookieHeader, signIn, signInWithWorkspace } from "./sign-in-helper.js";
 
@@ -12,7 +13,12 @@ import { cookieHeader, signIn, signInWithWorkspace } from "./sign-in-helper.js";
 let service: TestService;
 
 test.before(async () => {
-  service = await startTestService({ worker: false, captureLogs: true, env: { TRUST_PROXY: "true" } });
+  service = await startTestService({
+    models: testModels(),
+    worker: false,
+    captureLogs: true,
+    env: { TRUST_PROXY: "true" },
+  });
 });
 
 test.after.always(async () => {
