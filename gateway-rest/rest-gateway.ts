@@ -68,7 +68,7 @@ const V1: readonly RoutePlugin[] = [
 
 /** camelCase REST under /api: translation only; every rule lives in core. */
 export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, options) => {
-  const { clients } = options;
+  const { clients, publicUrl } = options;
   const coreTimeoutMs = options.coreTimeoutMs ?? 30_000;
 
   // REST bodies are JSON (spec "Naming convention"); Fastify's default text/plain parser would let
@@ -88,10 +88,9 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
   await app.register(
     async (api) => {
       for (const [routes, auth] of UNVERSIONED) {
-        await api.register(routes, { clients, auth, surface: "unversioned", coreTimeoutMs });
+        await api.register(routes, { clients, auth, surface: "unversioned", coreTimeoutMs, publicUrl });
       }
       // Sign-in, callback, sign-out, session: each route states its own Auth column.
-      const publicUrl = options.publicUrl;
       await api.register(authRoutes, {
         clients,
         auth: "none",
@@ -105,7 +104,9 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
   await app.register(
     async (v1) => {
       const surface: RestSurface = "v1";
-      for (const routes of V1) await v1.register(routes, { clients, auth: "bearer", surface, coreTimeoutMs });
+      for (const routes of V1) {
+        await v1.register(routes, { clients, auth: "bearer", surface, coreTimeoutMs, publicUrl });
+      }
     },
     { prefix: "/api/v1" },
   );

@@ -30,6 +30,8 @@ export interface RestRouteOptions {
   readonly surface: RestSurface;
   /** After this, the core call is abandoned with DEADLINE_EXCEEDED → 504 (spec "HTTP status codes"). */
   readonly coreTimeoutMs: number;
+  /** PUBLIC_URL: the base of return addresses core builds (checkout, portal, sign-in links). */
+  readonly publicUrl: string;
 }
 
 /**
@@ -104,13 +106,4 @@ export function describeOperation(
     "x-auth": AUTH_LABEL[options.auth],
     "x-core-rpc": operation.rpc,
   };
-}
-
-/**
- * The address the caller reached this service at, for return URLs core builds (checkout success
- * and cancel, portal return). Forwarded host and protocol count only with TRUST_PROXY (Fastify's
- * trustProxy); a caller can point only their own return addresses elsewhere.
- */
-export function publicBaseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
 }

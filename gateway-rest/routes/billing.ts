@@ -6,7 +6,7 @@ import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { enumNumber } from "../proto-enums.js";
 import { protoEnumField } from "../proto-rules.js";
-import { coreCall, describeOperation, publicBaseUrl, type RestRouteOptions } from "../route-options.js";
+import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const checkout = CreateCheckoutRequestSchema.field;
 
@@ -22,7 +22,7 @@ const urlResponseSchema = z.object({ url: z.string() }).meta({ id: "RedirectUrl"
 
 /**
  * Subscriptions through the payment provider → BillingService. Session only (spec "Authentication"
- * 5); 503 while payments are not configured.
+ * 5); 503 while payments are not configured. Return addresses are built from PUBLIC_URL.
  */
 export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +31,8 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
   routes.post(
     "/checkout",
     {
+      // Spec "Rate limits": /api/checkout 10 / 60 s per IP (edge/ip-rate-limit.ts).
+      config: { ipRateLimit: "checkout" },
       schema: {
         ...describeOperation(options, {
           id: "createCheckout",
@@ -48,7 +50,7 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
         {
           plan: enumNumber(PlanSchema, plan),
           ...(period === undefined ? {} : { billing: enumNumber(BillingPeriodSchema, period) }),
-          baseUrl: publicBaseUrl(request),
+          baseUrl: options.publicUrl,
         },
         coreCall(request, options),
       );
@@ -72,7 +74,7 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
     },
     async (request) => {
       const result = await billing.createPortalSession(
-        { baseUrl: publicBaseUrl(request) },
+        { baseUrl: options.publicUrl },
         coreCall(request, options),
       );
       return { url: result.url };

@@ -33,6 +33,8 @@ export const cancellationRoutes: FastifyPluginAsync<RestRouteOptions> = async (a
   app.withTypeProvider<ZodTypeProvider>().post(
     "/kuendigung",
     {
+      // Spec "Rate limits": /api/kuendigung 5 / 60 s per IP (edge/ip-rate-limit.ts).
+      config: { ipRateLimit: "kuendigung" },
       schema: {
         ...describeOperation(options, {
           id: "requestCancellation",
