@@ -1,4 +1,5 @@
 import test from "ava";
+import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { errorOf, type RestAnswer, rest } from "./rest-client.js";
 import { createSessionCookie } from "./sessions.js";
@@ -16,7 +17,8 @@ let cookie: string;
 let url: string;
 
 test.before(async () => {
-  service = await startTestService();
+  // A small deterministic embedder: these tests are about the REST surface, not model quality.
+  service = await startTestService({ models: testModels() });
   url = service.httpUrl;
   tenant = await service.createTenant({ plan: "api" });
   readOnly = (await tenant.issueToken(["read"], "read only")).token;
