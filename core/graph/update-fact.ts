@@ -2,6 +2,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
 import { coreError, notFound } from "../errors.js";
+import { closeVersions } from "../ingest/close-versions.js";
 import { finishIndexing } from "../ingest/finish-indexing.js";
 import type { IngestHooks } from "../ingest/ingest-deps.js";
 import { providerFailure } from "../ingest/ingest-errors.js";
@@ -13,7 +14,6 @@ import { ProviderError } from "../models/provider-error.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 import { carryOverEdges } from "./carry-over-edges.js";
-import { closeVersion } from "./close-version.js";
 import { lockTenantGraph } from "./graph-lock.js";
 import { findRelationType, type MemoryKindName, type MemoryTypeName, SUPERSEDES } from "./relation-types.js";
 import { writeEdgePair } from "./write-edge-pair.js";
@@ -121,7 +121,9 @@ export async function updateFact(deps: UpdateFactDeps, input: UpdateFactInput): 
       from memories where id = ${old.id}`;
     if (!clock) throw new Error("target vanished under its lock");
     const at = clock.at;
-    await closeVersion(tx, tenantId, old.id, at);
+    // Ingest's closer (docs/ingest.md): memory row and chunks, so BM25 statistics follow; the
+    // trigger of migration 0041 closes the version's edges at the same instant.
+    await closeVersions(tx, tenantId, [old.id], at);
     const written = await writeMemoryVersion(tx, {
       tenantId,
       lineageId: old.lineage_id,
