@@ -70,10 +70,11 @@ async function ingest(core: EvalCore, dataset: EvalDataset) {
     const { headers } = await core.createTenant(`${dataset.name}-${group || "all"}`);
     tenants.set(group, headers);
     const docs = dataset.documents.filter((d) => d.group === group);
-    // A few writes at a time, as several clients would.
-    for (let i = 0; i < docs.length; i += 4) {
+    // A few writes at a time, as several clients would — after a first one alone, which creates the
+    // tenant's vector table (concurrent first writes race on the table's creation in LanceDB).
+    for (let i = 0; i < docs.length; i += i === 0 ? 1 : 4) {
       await Promise.all(
-        docs.slice(i, i + 4).map(async (doc) => {
+        docs.slice(i, i === 0 ? 1 : i + 4).map(async (doc) => {
           const response = await core.clients.ingest.storeMemory(
             { content: doc.text, ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}) },
             { headers },

@@ -12,7 +12,9 @@ const MAX_LINK = Math.max(...LINKING_ELEMENTS.map((l) => l.length));
 
 /**
  * Looks the pairs up in the tenant's vocabulary: compacted statistics plus pending deltas (the C
- * collation of both makes the prefix a plain index range).
+ * collation of both makes the prefix a plain index range). The range's upper end comes in as a value:
+ * under row-level security an expression like `prefix || chr(…)` in the condition is not leakproof,
+ * and PostgreSQL would then filter the tenant's whole vocabulary instead of scanning the range.
  */
 export async function findCompoundTerms(
   tx: TransactionSql,
@@ -22,19 +24,19 @@ export async function findCompoundTerms(
   if (pairs.length === 0) return [];
   const rows = await tx<{ prefix: string; lexeme: string; term: string; df: number; max_impact: number }[]>`
     with p as (
-      select p.prefix, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
-      from unnest(${tx.array(pairs.map((p) => p.prefix))}::text[], ${tx.array(pairs.map((p) => p.head))}::text[])
-        as p(prefix, head)
+      select p.prefix, p.upper, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
+      from unnest(${tx.array(pairs.map((p) => p.prefix))}::text[], ${tx.array(pairs.map((p) => p.head))}::text[],
+                  ${tx.array(pairs.map((p) => `${p.prefix}\u{10FFFF}`))}::text[]) as p(prefix, head, upper)
     )
     select p.prefix, p.lexeme, s.term, s.df, s.max_impact
     from p cross join lateral (
       select v.term, sum(v.df)::int as df, max(v.max_impact) as max_impact
       from (
         select term, df, max_impact from bm25_term_stats
-        where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
+        where tenant_id = ${tenantId} and term >= p.prefix and term < p.upper
         union all
         select term, df_delta, max_impact from bm25_stats_delta
-        where tenant_id = ${tenantId} and term >= p.prefix and term < p.prefix || chr(1114111)
+        where tenant_id = ${tenantId} and term >= p.prefix and term < p.upper
       ) v
       where length(v.term) between length(p.prefix) + length(p.lexeme) and length(p.prefix) + length(p.lexeme) + ${MAX_LINK}
         and right(v.term, length(p.lexeme)) = p.lexeme

@@ -32,9 +32,16 @@ export const RRF_K = 60;
 export function fuseReciprocalRank(channels: readonly RankedChannel[], rrfK = RRF_K): FusedMemory[] {
   const fused = new Map<
     string,
-    { score: number; chunkId: string; best: number; ranks: Partial<Record<RankedChannel["name"], number>> }
+    {
+      score: number;
+      chunkId: string;
+      best: number;
+      /** Best single rank, then channel order: the tie-breaker. */
+      tie: number;
+      ranks: Partial<Record<RankedChannel["name"], number>>;
+    }
   >();
-  for (const channel of channels) {
+  for (const [channelIndex, channel] of channels.entries()) {
     let rank = 0;
     const seen = new Set<string>();
     for (const hit of channel.hits) {
@@ -43,16 +50,19 @@ export function fuseReciprocalRank(channels: readonly RankedChannel[], rrfK = RR
       seen.add(hit.memoryId);
       rank++;
       const contribution = channel.weight / (rrfK + rank);
+      const tie = rank * channels.length + channelIndex;
       const entry = fused.get(hit.memoryId);
       if (entry === undefined) {
         fused.set(hit.memoryId, {
           score: contribution,
           chunkId: hit.chunkId,
           best: contribution,
+          tie,
           ranks: { [channel.name]: rank },
         });
       } else {
         entry.score += contribution;
+        entry.tie = Math.min(entry.tie, tie);
         entry.ranks[channel.name] = rank;
         if (contribution > entry.best) {
           entry.best = contribution;
@@ -61,7 +71,15 @@ export function fuseReciprocalRank(channels: readonly RankedChannel[], rrfK = RR
       }
     }
   }
+  // Equal sums are common (rank r in one channel only, either channel): the better single rank wins,
+  // then the earlier channel (full text, whose matches are explainable), then the id for stability.
   return [...fused]
-    .map(([memoryId, e]) => ({ memoryId, score: e.score, chunkId: e.chunkId, ranks: e.ranks }))
-    .sort((a, b) => b.score - a.score || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+    .map(([memoryId, e]) => ({ memoryId, score: e.score, chunkId: e.chunkId, ranks: e.ranks, tie: e.tie }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.tie - b.tie ||
+        (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0),
+    )
+    .map(({ tie: _tie, ...memory }) => memory);
 }
