@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
 import { padToStoredDim } from "../models/pad-to-stored-dim.js";
-import { CHUNK_VECTOR_SCHEMA, type ChunkVectorRow, toChunkVectorRecord } from "./chunk-vector-schema.js";
+import { CHUNK_VECTOR_SCHEMA, type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
 
@@ -151,12 +151,12 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
     async upsert(tenantId, space, rows, options = {}) {
       if (rows.length === 0) return;
       const table = await createOrOpen(vectorTableName(tenantId, space));
-      const records = rows.map((row) => toChunkVectorRecord(tenantId, row));
+      const data = toChunkVectorTable(tenantId, rows);
       if ((options.mode ?? "append") === "append") {
-        await table.add(records);
+        await table.add(data);
         return;
       }
-      await table.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(records);
+      await table.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
     },
     async setValidTo(tenantId, memoryIds, validTo) {
       requireUuids(memoryIds);
