@@ -1,9 +1,10 @@
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import test from "ava";
 import { expandNeighbours } from "../../core/graph/expand-neighbours.js";
 import { RELATION_TYPES } from "../../core/graph/relation-types.js";
 import { padToStoredDim } from "../../core/models/pad-to-stored-dim.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
-import { graphClient, storeMemory, testModels } from "./graph-test-kit.js";
+import { graphClient, recallClient, storeMemory, testModels } from "./graph-test-kit.js";
 
 // Bi-temporal data: a fact walked through three updates answers with the right version at four
 // instants — in PostgreSQL (the spec's recall_at_time rule), in the vector store and in graph
@@ -95,11 +96,31 @@ test("a fact walked through three updates: each of four instants sees exactly th
       [[ids[i], "SUBJECT_OF"]],
       `graph at instant ${i}`,
     );
+    // And end to end: RecallService.Recall with as_of (service_recall_at_time).
+    const recalled = await recallClient(service, tenant.token).recall({
+      query: "Acme office",
+      k: 10,
+      hops: 0,
+      asOf: timestampFromDate(asOf),
+    });
+    const versions = recalled.hits.filter((h) => ids.includes(h.memoryId));
+    t.deepEqual(
+      versions.map((h) => h.memoryId),
+      [ids[i]],
+      `recall at instant ${i}`,
+    );
+    t.deepEqual(versions[0]?.validFrom && timestampDate(versions[0].validFrom), rows[i]?.valid_from);
   }
   t.deepEqual(
     await versionsValidAt(ids[0]!, new Date(rows[0]!.valid_from.getTime() - 1)),
     [],
     "before the first",
+  );
+  const now = await recallClient(service, tenant.token).recall({ query: "Acme office", k: 10, hops: 0 });
+  t.deepEqual(
+    now.hits.filter((h) => ids.includes(h.memoryId)).map((h) => h.memoryId),
+    [ids[3]],
+    "current recall sees the newest version only",
   );
   // Current reads see the newest only.
   const current = await service.storage.vectors.search(tenant.tenantId, "test-wordhash-64", query, 10);

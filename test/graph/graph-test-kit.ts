@@ -9,6 +9,7 @@ import { ErrorInfoSchema } from "../../gen/memory/v1/errors_pb.js";
 import { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
 import { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { MemoryType } from "../../gen/memory/v1/memory_pb.js";
+import { RecallService } from "../../gen/memory/v1/recall_service_pb.js";
 import type { TestService } from "../helpers/test-service.js";
 
 /**
@@ -64,6 +65,14 @@ const MEMORY_TYPES: Readonly<Record<MemoryTypeName, MemoryType>> = {
   working: MemoryType.WORKING,
   entity: MemoryType.ENTITY,
 };
+
+/** A RecallService client over real gRPC, as the given token. */
+export function recallClient(service: TestService, token: string): Client<typeof RecallService> {
+  return createClient(
+    RecallService,
+    createGrpcTransport({ baseUrl: service.grpcUrl, interceptors: [bearer(token)] }),
+  );
+}
 
 /**
  * Stores a memory through the real ingest path over gRPC as the tenant: StoreMemory for entries,
