@@ -73,7 +73,7 @@ function matches(allowed: readonly NodeTag[], endpoint: Endpoint): boolean {
 }
 
 function describe(endpoint: Endpoint): string {
-  return `${endpoint.kind} of memory_type ${endpoint.memoryType}`;
+  return `${endpoint.kind === "entry" ? "an entry" : "a document"} of memory_type ${endpoint.memoryType}`;
 }
 
 /** Self-loop and shape rules for a registered type between two resolved endpoints. */
@@ -93,14 +93,14 @@ export function endpointViolation(
     return {
       rule: "shape",
       field: "from_id",
-      message: `${type.name} needs a source of kind ${type.sourceKinds.join(" or ")}, but memory ${from.id} is a ${describe(from)} (rule shape)`,
+      message: `${type.name} needs a source of kind ${type.sourceKinds.join(" or ")}, but memory ${from.id} is ${describe(from)} (rule shape)`,
     };
   }
   if (!matches(type.targetKinds, to)) {
     return {
       rule: "shape",
       field: "to_id",
-      message: `${type.name} needs a target of kind ${type.targetKinds.join(" or ")}, but memory ${to.id} is a ${describe(to)} (rule shape)`,
+      message: `${type.name} needs a target of kind ${type.targetKinds.join(" or ")}, but memory ${to.id} is ${describe(to)} (rule shape)`,
     };
   }
   return undefined;

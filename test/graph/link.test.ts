@@ -187,7 +187,7 @@ test("shape violation: INVALID_ARGUMENT naming rule shape, the end and the kinds
   );
   t.regex(
     source.message,
-    /OWNS needs a source of kind entity, but memory .* is a entry of memory_type semantic \(rule shape\)/,
+    /OWNS needs a source of kind entity, but memory .* is an entry of memory_type semantic \(rule shape\)/,
   );
   t.is(source.field, "from_id");
   t.is(source.metadata.rule, "shape");
