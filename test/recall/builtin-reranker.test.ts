@@ -1,0 +1,67 @@
+import test from "ava";
+import { blendReranked } from "../../core/recall/rerank/blend-reranked.js";
+import { createBuiltinReranker } from "../../core/recall/rerank/create-builtin-reranker.js";
+import { rerankFeatures } from "../../core/recall/rerank/rerank-features.js";
+import { analyzeRerankQuery } from "../../core/recall/rerank/rerank-query.js";
+
+const now = new Date("2026-06-11T12:00:00Z");
+
+test("features: coverage, proximity, phrase order, title and episodic recency", (t) => {
+  const query = analyzeRerankQuery("rote Äpfel schälen", undefined);
+  const f = rerankFeatures(query, { title: "Äpfel", text: "Die roten Äpfel schälen wir am Abend." }, now);
+  t.is(f.coverage, 1);
+  t.is(f.proximity, 1);
+  t.is(f.phrase, 1);
+  t.true(f.title > 0 && f.title < 1);
+  t.is(f.recency, 0);
+  const apart = rerankFeatures(
+    query,
+    { title: "", text: `Äpfel ${"und so weiter ".repeat(10)} schälen, rot` },
+    now,
+  );
+  t.is(apart.coverage, 1);
+  t.true(apart.proximity < 1);
+  t.is(apart.phrase, 0);
+  const episodic = rerankFeatures(
+    query,
+    { title: "", text: "x", memoryType: "episodic", createdAt: now },
+    now,
+  );
+  t.is(episodic.recency, 1);
+  const old = rerankFeatures(
+    query,
+    { title: "", text: "x", memoryType: "episodic", createdAt: new Date(now.getTime() - 30 * 86_400_000) },
+    now,
+  );
+  t.true(Math.abs(old.recency - Math.exp(-1)) < 1e-9);
+});
+
+test("the built-in reranker prefers the passage that covers more of the query", async (t) => {
+  const reranker = createBuiltinReranker({ now: () => now });
+  const scores = await reranker.rerank("Wann fährt der Zug nach Berlin?", [
+    { id: "a", title: "", text: "Der Bus fährt nach Hamburg." },
+    { id: "b", title: "", text: "Der Zug nach Berlin fährt um acht Uhr." },
+    { id: "c", title: "", text: "Nichts davon." },
+  ]);
+  t.true((scores[1] ?? 0) > (scores[0] ?? 0));
+  t.true((scores[0] ?? 0) > (scores[2] ?? 0));
+  t.is(reranker.id, "builtin-features-v1");
+});
+
+test("blending keeps one score per candidate, best first, and the first stage breaks even splits", (t) => {
+  const head = [
+    { score: 3, id: "x" },
+    { score: 2, id: "y" },
+    { score: 1, id: "z" },
+  ];
+  t.deepEqual(
+    blendReranked(head, [0, 0, 1], 0).map((c) => c.id),
+    ["z", "x", "y"],
+  );
+  t.deepEqual(
+    blendReranked(head, [0, 1, 0], 1).map((c) => c.id),
+    ["x", "y", "z"],
+    "x: reranked 2nd, fused 1st; y: reranked 1st, fused 2nd — equal sums keep the first-stage order",
+  );
+  t.throws(() => blendReranked(head, [1], 1));
+});
