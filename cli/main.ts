@@ -1,0 +1,91 @@
+import { parseArgs } from "node:util";
+import { ConnectError } from "@connectrpc/connect";
+import { loadConfigOrExit } from "../config/load-or-exit.js";
+import { CliError } from "./cli-error.js";
+import { tenantCreate } from "./commands/tenant-create.js";
+import { tenantList } from "./commands/tenant-list.js";
+import { tokenCreate } from "./commands/token-create.js";
+import { tokenList } from "./commands/token-list.js";
+import { tokenRevoke } from "./commands/token-revoke.js";
+import { openDatabase } from "./open-database.js";
+
+// `npm run cli -- <command>`: operator commands against the service's database, configured like
+// `npm start` (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR). Self-hosting without mail
+// needs nothing else to create a workspace and a token.
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+  tenant create --slug <slug> [--name <name>] [--plan free|plus|pro|team|api]   (default plan: api)
+  tenant list
+  token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
+  token list --tenant <slug>
+  token revoke --id <token id>
+`;
+
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        slug: { type: "string" },
+        name: { type: "string" },
+        plan: { type: "string" },
+        tenant: { type: "string" },
+        scopes: { type: "string" },
+        id: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+
+const command = positionals.join(" ");
+if (values.help || command === "" || command === "help") {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const KNOWN = ["tenant create", "tenant list", "token create", "token list", "token revoke"];
+if (!KNOWN.includes(command)) {
+  process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const config = loadConfigOrExit();
+const database = await openDatabase(config);
+let exitCode = 0;
+try {
+  const { db } = database;
+  switch (command) {
+    case "tenant create":
+      process.stdout.write(await tenantCreate(db, values));
+      break;
+    case "tenant list":
+      process.stdout.write(await tenantList(db));
+      break;
+    case "token create": {
+      const { stdout, stderr } = await tokenCreate(db, values);
+      process.stderr.write(stderr);
+      process.stdout.write(stdout);
+      break;
+    }
+    case "token list":
+      process.stdout.write(await tokenList(db, values));
+      break;
+    case "token revoke":
+      process.stdout.write(await tokenRevoke(db, values));
+      break;
+  }
+} catch (error) {
+  if (error instanceof CliError || error instanceof ConnectError) {
+    process.stderr.write(`error: ${error instanceof ConnectError ? error.rawMessage : error.message}\n`);
+    exitCode = error instanceof CliError ? error.exitCode : 1;
+  } else {
+    throw error;
+  }
+} finally {
+  await database.close();
+}
+process.exit(exitCode);
