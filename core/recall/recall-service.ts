@@ -13,6 +13,7 @@ import {
 import { tenantCaller } from "../auth/caller.js";
 import { invalidArgument } from "../errors.js";
 import { readQuota } from "../ingest/quota.js";
+import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats, recordRecallLatency } from "./read-recall-stats.js";
 import { DEFAULT_HOPS, DEFAULT_K, type RecallOptions } from "./recall-options.js";
@@ -74,8 +75,9 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
  * RecallService (issue #6, docs/recall.md): the tenant comes from the credentials, never the request.
  * Every recall's latency goes to recall_log for the stats' p50/p99.
  */
-export function createRecallService(deps: RecallServiceDeps): ServiceImpl<typeof RecallService> {
-  const { db } = deps;
+export function createRecallService(options: RecallServiceDeps): ServiceImpl<typeof RecallService> {
+  const { db } = options;
+  const deps: RecallDeps = { ...options, rekey: options.rekey ?? createRekeyScheduler(db, options.logger) };
   return {
     async recall(request, ctx) {
       const { tenantId } = tenantCaller(ctx);

@@ -6,6 +6,7 @@ import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Reranker } from "../models/reranker.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
+import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { type FusedMemory, fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
 import { spreadGraphScores } from "./graph/spread-graph-scores.js";
 import { type CandidateChunk, readCandidateChunks, readFirstChunks } from "./read-candidate-chunks.js";
@@ -26,6 +27,8 @@ export interface RecallDeps {
   readonly lexicon: Lexicon | undefined;
   readonly logger: Logger;
   readonly tuning?: Partial<RecallTuning>;
+  /** Re-keys a tenant's BM25 impacts in the background when they drifted (bm25/schedule-rekey.ts). */
+  readonly rekey?: RekeyScheduler;
 }
 
 /** Depths and weights of the pipeline; measured with `npm run eval` (docs/recall.md). */
@@ -121,7 +124,13 @@ export async function runRecall(
   const { candidates, fulltext } = await withTenantSnapshot(deps.db, tenantId, async (tx) => {
     const fulltext: FulltextResult = stages.fulltext
       ? await timer.time("fulltext", () =>
-          searchFulltext(tx, tenantId, { query, depth: tuning.channelDepth, asOf, lexicon: deps.lexicon }),
+          searchFulltext(tx, tenantId, {
+            query,
+            depth: tuning.channelDepth,
+            asOf,
+            lexicon: deps.lexicon,
+            onCollection: (collection) => deps.rekey?.(tenantId, collection),
+          }),
         )
       : { hits: [], terms: [], path: "off" };
     const vectorHits = await vectorSearch;

@@ -2,7 +2,7 @@ import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { TransactionSql } from "../store/database.js";
 import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
 import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
-import { readCollectionStatistics } from "./bm25/read-collection-statistics.js";
+import { type CollectionStatistics, readCollectionStatistics } from "./bm25/read-collection-statistics.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
 import { searchBm25At } from "./bm25/search-bm25-at.js";
 import type { ScoredChunk } from "./bm25/top-k-search.js";
@@ -30,6 +30,8 @@ export interface FulltextOptions {
   readonly expansion?: QueryExpansionSettings;
   /** Weight of a vocabulary compound standing in for two query words. */
   readonly compoundJoinWeight?: number;
+  /** Told the collection figures of every search, to keep the impact keys current. */
+  readonly onCollection?: (collection: CollectionStatistics) => void;
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -54,6 +56,7 @@ export async function searchFulltext(
     readCollectionStatistics(tx, tenantId),
     findCompoundTerms(tx, tenantId, compoundJoinCandidates(words)),
   ]);
+  options.onCollection?.(collection);
   const compoundIndex = texts.length;
   const terms = planBm25Terms(
     [
