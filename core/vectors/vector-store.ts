@@ -65,6 +65,9 @@ export interface VectorStore {
   close(): void;
 }
 
+const SEARCH_EF = 200;
+const SEARCH_REFINE_FACTOR = 4;
+
 export async function openVectorStore(uri: string): Promise<VectorStore> {
   if (!uri.includes("://")) await mkdir(uri, { recursive: true });
   // Core and worker may be separate processes writing the same tables: check for a newer table
@@ -142,6 +145,12 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       const rows = (await table
         .vectorSearch(Array.from(padToStoredDim(queryVector)))
         .distanceType("cosine")
+        // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts): a wider
+        // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
+        // search from ≈ 0.56 to ≈ 0.92–0.97 on our vectors at 10k rows, for ≈ 4 ms instead of
+        // ≈ 170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
+        .ef(SEARCH_EF)
+        .refineFactor(SEARCH_REFINE_FACTOR)
         .where(validityFilter(options.asOf))
         .select(["chunk_id", "memory_id", "_distance"])
         .limit(k)
