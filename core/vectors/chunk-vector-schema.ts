@@ -45,7 +45,9 @@ export const CHUNK_VECTOR_SCHEMA = new Schema([
 export function toChunkVectorTable(tenantId: string, rows: readonly ChunkVectorRow[]): Table {
   const n = rows.length;
   const flat = new Float32Array(n * STORED_VECTOR_DIM);
-  rows.forEach((row, i) => flat.set(padToStoredDim(row.vector), i * STORED_VECTOR_DIM));
+  rows.forEach((row, i) => {
+    flat.set(padToStoredDim(row.vector), i * STORED_VECTOR_DIM);
+  });
   const column = (name: string) => {
     const field = CHUNK_VECTOR_SCHEMA.fields.find((f) => f.name === name);
     if (!field) throw new Error(`no column ${name}`);
