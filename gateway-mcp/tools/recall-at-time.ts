@@ -31,7 +31,7 @@ export const recallAtTimeOutput = z.object({
       content: z.string(),
       valid_from: z.string().describe("ISO 8601: since when this version was valid."),
       valid_to: z.string().nullable().describe("ISO 8601: when it was superseded; null while still valid."),
-      score: z.number(),
+      score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
     }),
   ),
 });

@@ -20,7 +20,7 @@ export const recallOutput = z.object({
       memory_id: z.string(),
       title: z.string(),
       content: z.string().describe("The best-matching passage of the memory."),
-      score: z.number(),
+      score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
       source: z.string().describe('Which search found it: "fulltext", "vector", "hybrid" or "graph".'),
     }),
   ),
