@@ -1,6 +1,5 @@
 import type { Logger } from "../../config/logger.js";
 import { expandNeighbours } from "../graph/expand-neighbours.js";
-import { stemWord } from "../models/builtin/stem-word.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Reranker } from "../models/reranker.js";
@@ -16,6 +15,7 @@ import { type FulltextResult, searchFulltext } from "./search-fulltext.js";
 import { searchVectors } from "./search-vectors.js";
 import { trimSnippet } from "./snippet/trim-snippet.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
+import { stemGermanLikeIndex } from "./stem-like-index.js";
 import { withTenantSnapshot } from "./with-tenant-snapshot.js";
 
 export interface RecallDeps {
@@ -199,7 +199,7 @@ export async function runRecall(
   }
 
   const lexemes = new Set(fulltext.terms.map((t) => t.term));
-  const stem = (word: string) => stemWord(word, "de");
+  const stem = stemGermanLikeIndex;
   const hits = ordered.slice(0, options.k).map(
     (c): RecalledMemory => ({
       memoryId: c.chunk.memoryId,

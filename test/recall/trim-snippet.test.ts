@@ -1,9 +1,9 @@
 import test from "ava";
 import fc from "fast-check";
-import { stemWord } from "../../core/models/builtin/stem-word.js";
 import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
+import { stemGermanLikeIndex } from "../../core/recall/stem-like-index.js";
 
-const stem = (word: string) => stemWord(word, "de");
+const stem = stemGermanLikeIndex;
 
 test("a long text is cut to the window holding the query's terms, at word edges, marked with …", (t) => {
   const text = `${"Anfang des Textes ohne Bezug. ".repeat(20)}Die Katze schläft auf dem Sofa im Wohnzimmer. ${"Ende ohne Bezug. ".repeat(20)}`;

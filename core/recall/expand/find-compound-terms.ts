@@ -22,13 +22,15 @@ export async function findCompoundTerms(
   pairs: readonly CompoundPair[],
 ): Promise<CompoundTerm[]> {
   if (pairs.length === 0) return [];
-  const rows = await tx<{ prefix: string; lexeme: string; term: string; df: number; max_impact: number }[]>`
+  const rows = await tx<
+    { prefix: string; head: string; lexeme: string; term: string; df: number; max_impact: number }[]
+  >`
     with p as (
-      select p.prefix, p.upper, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
+      select p.prefix, p.upper, p.head, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
       from unnest(${tx.array(pairs.map((p) => p.prefix))}::text[], ${tx.array(pairs.map((p) => p.head))}::text[],
                   ${tx.array(pairs.map((p) => `${p.prefix}\u{10FFFF}`))}::text[]) as p(prefix, head, upper)
     )
-    select p.prefix, p.lexeme, s.term, s.df, s.max_impact
+    select p.prefix, p.head, p.lexeme, s.term, s.df, s.max_impact
     from p cross join lateral (
       select v.term, sum(v.df)::int as df, max(v.max_impact) as max_impact
       from (
@@ -38,16 +40,15 @@ export async function findCompoundTerms(
         select term, df_delta, max_impact from bm25_stats_delta
         where tenant_id = ${tenantId} and term >= p.prefix and term < p.upper
       ) v
-      where length(v.term) between length(p.prefix) + length(p.lexeme) and length(p.prefix) + length(p.lexeme) + ${MAX_LINK}
-        and right(v.term, length(p.lexeme)) = p.lexeme
+      where length(v.term) between length(p.prefix) + 3 and length(p.prefix) + length(p.head) + ${MAX_LINK}
       group by v.term
       having sum(v.df) > 0
-      limit 8
+      limit 32
     ) s
     where p.lexeme is not null`;
   const found = new Map<string, CompoundTerm>();
   for (const r of rows) {
-    if (isCompoundOf(r.term, r.prefix, r.lexeme))
+    if (isCompoundOf(r.term, r.prefix, r.lexeme, r.head))
       found.set(r.term, { term: r.term, df: r.df, maxImpact: r.max_impact });
   }
   return [...found.values()];

@@ -1,9 +1,9 @@
-import { stemWord } from "../../models/builtin/stem-word.js";
 import { tokenizeWords } from "../../models/builtin/tokenize-words.js";
 import { createWordIdf } from "../../models/builtin/word-idf.js";
 import { expandQueryTerms } from "../../models/lexicon/expand-query-terms.js";
 import type { Lexicon } from "../../models/lexicon/lexicon.js";
 import { STOPWORDS } from "../../models/lexicon/stopwords.js";
+import { stemEnglishWord, stemGermanLikeIndex } from "../stem-like-index.js";
 
 /**
  * One content word of the query, as the built-in reranker matches it: any of its stems (German and
@@ -19,7 +19,7 @@ export interface QueryWord {
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
 
 export function stemsOf(word: string): string[] {
-  return [stemWord(word, "de"), stemWord(word, "en")];
+  return [stemGermanLikeIndex(word), stemEnglishWord(word)];
 }
 
 /** The query's content words in query order (repeats dropped), with their cross-lingual stems. */
