@@ -1,4 +1,5 @@
 import test from "ava";
+import { revokeApiToken } from "../../core/tenancy/api-tokens.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 import { startTestService, type TestService, type TestTenant, waitFor } from "../helpers/test-service.js";
 import { type JsonRpcAnswer, parseJsonAnswer, postMcp, rpc, UNTHROTTLED } from "./post-mcp.js";
@@ -216,6 +217,23 @@ test.serial("401: a missing or unknown token, with WWW-Authenticate: Bearer", as
   t.is(parseJsonAnswer(missing).error?.code, -32001);
   const unknown = await callTool("service_health", {}, `kmt_${"B".repeat(43)}`);
   t.is(unknown.status, 401);
+});
+
+test.serial("401: a token revoked mid-session is refused from the next request on", async (t) => {
+  const issued = await tenant.issueToken(["read"], "revoked soon");
+  t.is((await postMcp(service.httpUrl, rpc("ping"), { token: issued.token })).status, 200);
+  // What DELETE /api/tokens/{id} does in this process: revoke in the database, forget the cached lookup.
+  t.is(await revokeApiToken(service.storage.db.sql, tenant.tenantId, issued.id), "revoked");
+  service.core.authenticator.forgetToken(issued.id);
+  const answer = await postMcp(
+    service.httpUrl,
+    rpc("tools/call", { name: "service_recall", arguments: { query: "x" } }),
+    {
+      token: issued.token,
+    },
+  );
+  t.is(answer.status, 401);
+  t.regex(answer.headers.get("www-authenticate") ?? "", /^Bearer/);
 });
 
 test.serial("429: the api plan's per-IP MCP limit, with Retry-After; each POST counts once", async (t) => {
