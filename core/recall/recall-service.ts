@@ -82,7 +82,12 @@ export function createRecallService(options: RecallServiceDeps): ServiceImpl<typ
     async recall(request, ctx) {
       const { tenantId } = tenantCaller(ctx);
       const outcome = await runRecall(deps, tenantId, recallOptionsOf(request));
-      await db.withTenant(tenantId, (tx) => recordRecallLatency(tx, tenantId, outcome.latencyMs));
+      // The statistic must not cost the caller the answer it already has.
+      await db
+        .withTenant(tenantId, (tx) => recordRecallLatency(tx, tenantId, outcome.latencyMs))
+        .catch((error: unknown) =>
+          options.logger.warn({ err: error, tenantId }, "recall latency not recorded"),
+        );
       return recallResponseOf(outcome);
     },
 
