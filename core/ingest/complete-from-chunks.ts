@@ -2,6 +2,7 @@ import type { Database } from "../store/database.js";
 import { markIndexed } from "./finish-indexing.js";
 import type { IngestDeps } from "./ingest-deps.js";
 import { embedChunks, indexHeader } from "./prepare-memory-content.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 
 /**
  * Finishes a memory whose chunks are in PostgreSQL but whose vectors may be missing — after a crash
@@ -24,7 +25,7 @@ export async function completeFromChunks(
     deps.embedder,
     loaded.chunks.map((c) => ({ indexText: header + c.content })),
   );
-  await deps.vectors.upsert(
+  const { version } = await deps.vectors.upsert(
     tenantId,
     space,
     loaded.chunks.map((c, i) => ({
@@ -44,6 +45,7 @@ export async function completeFromChunks(
     });
   }
   await markIndexed(deps.db, tenantId, memoryId);
+  await requestVectorMaintenance(deps.db.sql, tenantId, space, version).catch(ignoreMaintenanceError);
   return loaded.chunks.length;
 }
 

@@ -5,6 +5,7 @@ import type { IngestHooks } from "./ingest-deps.js";
 import { failureDetail, indexingError } from "./ingest-errors.js";
 import { markMemoryFailed } from "./mark-memory-failed.js";
 import type { PreparedContent } from "./prepare-memory-content.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 import type { WrittenVersion } from "./write-memory-version.js";
 
 export interface FinishIndexingDeps {
@@ -28,7 +29,7 @@ export async function finishIndexing(
 ): Promise<void> {
   try {
     await deps.hooks?.afterPostgresCommit?.(written.memoryId);
-    await deps.vectors.upsert(
+    const { version } = await deps.vectors.upsert(
       tenantId,
       prepared.space,
       written.chunkIds.map((chunkId, i) => ({
@@ -40,7 +41,10 @@ export async function finishIndexing(
       })),
     );
     await deps.hooks?.afterVectorsStored?.(written.memoryId);
-    await markIndexed(deps.db, tenantId, written.memoryId);
+    await Promise.all([
+      markIndexed(deps.db, tenantId, written.memoryId),
+      requestVectorMaintenance(deps.db.sql, tenantId, prepared.space, version).catch(ignoreMaintenanceError),
+    ]);
   } catch (error) {
     await failIndexing(deps, tenantId, written.memoryId, error);
     throw indexingError(written.memoryId, error);

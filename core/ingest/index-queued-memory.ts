@@ -8,6 +8,7 @@ import { insertChunks } from "./insert-chunks.js";
 import { insertOutboxEvent } from "./insert-outbox-event.js";
 import { chunkContent, embedChunks } from "./prepare-memory-content.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 
 export type IndexOutcome = "indexed" | "failed" | "skipped";
 
@@ -89,7 +90,7 @@ async function indexFresh(
     return;
   }
   await deps.hooks?.afterPostgresCommit?.(memoryId);
-  await deps.vectors.upsert(
+  const { version } = await deps.vectors.upsert(
     tenantId,
     deps.embedder.id,
     written.chunkIds.map((chunkId, i) => ({
@@ -102,6 +103,9 @@ async function indexFresh(
   );
   await deps.hooks?.afterVectorsStored?.(memoryId);
   await markIndexed(deps.db, tenantId, memoryId);
+  await requestVectorMaintenance(deps.db.sql, tenantId, deps.embedder.id, version).catch(
+    ignoreMaintenanceError,
+  );
 }
 
 async function loadMemory(

@@ -42,12 +42,13 @@ export interface VectorStore {
     k: number,
     options?: VectorSearchOptions,
   ): Promise<VectorHit[]>;
+  /** Resolves with the table's version after the write (0 when nothing was written). */
   upsert(
     tenantId: string,
     space: string,
     rows: readonly ChunkVectorRow[],
     options?: { mode?: "append" | "merge" },
-  ): Promise<void>;
+  ): Promise<{ version: number }>;
   setValidTo(tenantId: string, memoryIds: readonly string[], validTo: Date | null): Promise<void>;
   delete(tenantId: string, memoryIds: readonly string[]): Promise<void>;
   /** Removes rows by chunk id from one space (reconcile: orphans and duplicates). */
@@ -158,14 +159,19 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
       return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance }));
     },
     async upsert(tenantId, space, rows, options = {}) {
-      if (rows.length === 0) return;
+      if (rows.length === 0) return { version: 0 };
       const table = await createOrOpen(vectorTableName(tenantId, space));
       const data = toChunkVectorTable(tenantId, rows);
       if ((options.mode ?? "append") === "append") {
-        await table.add(data);
-        return;
+        const { version } = await table.add(data);
+        return { version };
       }
-      await table.mergeInsert("chunk_id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      const { version } = await table
+        .mergeInsert("chunk_id")
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute(data);
+      return { version };
     },
     async setValidTo(tenantId, memoryIds, validTo) {
       requireUuids(memoryIds);

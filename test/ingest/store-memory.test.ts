@@ -226,3 +226,20 @@ test("content above 10,000 characters is stored queued and indexed by the worker
   t.is(again.memory?.memoryId, id);
   t.true(again.memory?.unchanged);
 });
+
+test("a busy table is compacted by the worker without waiting for the periodic sweep", async (t) => {
+  // Every append leaves a LanceDB fragment; many fragments make searches slow (docs/ingest.md).
+  const busy = await service.createTenant();
+  const client = ingestClient(service, busy.token);
+  for (let i = 0; i < 40; i++) await client.storeMemory({ content: `Eintrag ${i} im Tagebuch.` });
+  const table = await service.storage.vectors.openTable(busy.tenantId, service.models.embedder.id);
+  const fragments = await waitFor(
+    async () => {
+      const n = (await table?.stats())?.fragmentStats.numFragments ?? 0;
+      return n <= 16 ? n : undefined;
+    },
+    { what: "the maintain-vectors job to compact the table", timeoutMs: 60_000 },
+  );
+  t.true(fragments <= 16);
+  t.is(await service.storage.vectors.count(busy.tenantId, service.models.embedder.id), 40);
+});
