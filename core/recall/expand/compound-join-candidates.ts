@@ -1,3 +1,5 @@
+import { STOPWORDS } from "../../models/lexicon/stopwords.js";
+
 /**
  * German writes as one word what a query may say in several ("Beauftragter für Datenschutz" →
  * "Datenschutzbeauftragter"), and Snowball does not split compounds. For every ordered pair of query
@@ -15,7 +17,7 @@ export interface CompoundPair {
 /** Fugenelemente between modifier and head (Verteidigung-s-minister, Sonne-n-schein). */
 export const LINKING_ELEMENTS: readonly string[] = ["", "s", "es", "n", "en", "er", "e", "ns"];
 
-const MIN_PREFIX = 3;
+const MIN_PREFIX = 4;
 const MIN_HEAD = 3;
 const MAX_WORDS = 8;
 
@@ -30,13 +32,14 @@ export function foldGerman(word: string): string {
 }
 
 export function compoundJoinCandidates(words: readonly string[]): CompoundPair[] {
-  const content = [...new Set(words.filter((w) => w.length >= MIN_PREFIX && /^\p{L}+$/u.test(w)))].slice(
-    0,
-    MAX_WORDS,
-  );
+  // Function words join nothing ("viele", "wurde"), and each pair costs an index range scan.
+  const isContent = (w: string) =>
+    w.length >= MIN_HEAD && /^\p{L}+$/u.test(w) && !STOPWORDS.de.has(w.toLowerCase());
+  const content = [...new Set(words.filter(isContent))].slice(0, MAX_WORDS);
   const pairs: CompoundPair[] = [];
   for (const modifier of content) {
     const folded = foldGerman(modifier);
+    if (folded.length < MIN_PREFIX) continue;
     // A modifier ending in -e often drops it in the compound (Schule → Schulbus, Kirche → Kirchturm).
     const prefixes =
       folded.endsWith("e") && folded.length > MIN_PREFIX ? [folded, folded.slice(0, -1)] : [folded];
