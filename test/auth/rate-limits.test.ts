@@ -207,3 +207,29 @@ test("plans without an MCP per-IP limit are not limited per IP", async (t) => {
   const mcp = { [GATEWAY_HEADER]: MCP_GATEWAY, [CLIENT_IP_HEADER]: "203.0.113.9" };
   t.is((await callsUntilLimited({ ...mcp, authorization: `Bearer ${tenant.token}` }, 80)).ok, 80);
 });
+
+test("POST /api/mcp/v1 on the api plan: the 61st request from one IP within 60 s is 429 with Retry-After", async (t) => {
+  const tenant = await service.createTenant({ plan: "api" });
+  const ip = freshIp();
+  const post = (from: string) =>
+    fetch(`${service.httpUrl}/api/mcp/v1`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tenant.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-forwarded-for": from,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+  const statuses: number[] = [];
+  for (let i = 0; i < 60; i++) statuses.push((await post(ip)).status);
+  t.true(
+    statuses.every((s) => s === 200),
+    JSON.stringify(statuses),
+  );
+  const limited = await post(ip);
+  t.is(limited.status, 429);
+  assertRetryAfter(t, limited.headers.get("retry-after"));
+  t.is((await post(freshIp())).status, 200, "another address has its own budget");
+});
