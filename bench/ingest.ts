@@ -86,28 +86,35 @@ async function waitIndexed(service: TestService, id: string, timeoutMs = 120_000
   }
 }
 
-/** The same document through the real path (REST/MCP's IngestDocument: queued → worker) and raw. */
-async function largeDocument(service: TestService, label: string, chars: number, runs = 2) {
+/**
+ * The same document through the real path (REST/MCP's IngestDocument: queued → worker) and through the
+ * embedder alone, interleaved run by run so both see the same machine load; overhead per pair.
+ */
+async function largeDocument(service: TestService, label: string, chars: number, runs = 3) {
   const tenant = await service.createTenant();
   const client = ingestClient(service, tenant.token);
-  const samples: number[] = [];
+  const pairs: { endToEndMs: number; rawMs: number; chunks: number }[] = [];
   for (let run = 0; run < runs; run++) {
     const content = germanDocument(chars, run * 7);
     const started = performance.now();
     const { documentId } = await client.ingestDocument({ title: `Handbuch ${label} ${run}`, content });
     await waitIndexed(service, documentId);
-    samples.push(performance.now() - started);
+    const endToEndMs = performance.now() - started;
+    const raw = await rawEmbedMs(service.models.embedder, `Handbuch ${label} ${run}`, content, 1);
+    pairs.push({ endToEndMs, rawMs: raw.ms, chunks: raw.chunks });
   }
-  const raw = await rawEmbedMs(service.models.embedder, "Handbuch", germanDocument(chars, 0));
-  const endToEndMs = Math.min(...samples);
+  const chunks = pairs[0]?.chunks ?? 0;
+  const endToEndMs = Math.min(...pairs.map((p) => p.endToEndMs));
+  const rawMs = Math.min(...pairs.map((p) => p.rawMs));
   return {
     characters: chars,
-    chunks: raw.chunks,
+    chunks,
     endToEndMs: Math.round(endToEndMs),
-    rawEmbedMs: Math.round(raw.ms),
-    endToEndChunksPerSecond: round((raw.chunks / endToEndMs) * 1000),
-    rawChunksPerSecond: round((raw.chunks / raw.ms) * 1000),
-    overheadPercent: round(((endToEndMs - raw.ms) / raw.ms) * 100),
+    rawEmbedMs: Math.round(rawMs),
+    endToEndChunksPerSecond: round((chunks / endToEndMs) * 1000),
+    rawChunksPerSecond: round((chunks / rawMs) * 1000),
+    overheadPercent: round(((endToEndMs - rawMs) / rawMs) * 100),
+    overheadPercentPerRun: pairs.map((p) => round(((p.endToEndMs - p.rawMs) / p.rawMs) * 100)),
   };
 }
 

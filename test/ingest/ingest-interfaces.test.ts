@@ -168,3 +168,30 @@ test("MCP large uploads are queued; over 1,000,000 characters too_large; empty c
   t.is(empty.error?.code, -32603);
   t.is(empty.error?.data?.reason, "content_required");
 });
+
+test("a queued document appears in service_list_recent once the worker has indexed it", async (t) => {
+  const own = await service.createTenant({ limitsOverride: UNTHROTTLED });
+  const listed = async () => {
+    const answer = await callTool("service_list_recent", { k: 10 }, own.token);
+    return (answer.result?.structuredContent as { items: Record<string, unknown>[] }).items;
+  };
+  const upload = await callTool(
+    "service_upload_document",
+    { title: "Jahresbericht", content: longGermanText(60) },
+    own.token,
+  );
+  const result = upload.result?.structuredContent as Record<string, unknown>;
+  t.is(result.status, "queued");
+  t.deepEqual(await listed(), []);
+  const items = await waitFor(
+    async () => {
+      const found = await listed();
+      return found.length > 0 ? found : undefined;
+    },
+    { what: "the document to appear in list_recent", timeoutMs: 60_000 },
+  );
+  t.is(items[0]?.id, result.memory_id);
+  t.is(items[0]?.status, "indexed");
+  t.is(items[0]?.kind, "document");
+  t.true(Number(items[0]?.indexed_chunks) > 1);
+});
