@@ -33,7 +33,7 @@ interface Variant {
 
 /** The final embedder and its ablations; experiments add rows here and run with `--variant`. */
 const VARIANTS: Readonly<Record<string, Variant>> = {
-  final: { description: "defaults (builtin-xling-v1)", useLexicon: true, settings: {} },
+  final: { description: "defaults (the shipped embedder)", useLexicon: true, settings: {} },
   "no-translation": {
     description:
       "same, without dictionary translation features (lexicon still gives idf and compound splits)",

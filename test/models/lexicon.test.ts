@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
@@ -113,6 +113,8 @@ test("a cache file makes the second load read the tables back unchanged; new dic
   const third = await loadLexicon({ dictionaryDirectory: directory, cacheDirectory });
   t.is(third.source, "dictionaries");
   t.deepEqual(texts(third.lexicon.translate("baum", "de2en")), ["tree"]);
+  // The cache of the old edition is removed when the new one is written.
+  t.is((await readdir(cacheDirectory)).filter((name) => name.endsWith(".bin")).length, 1);
   await rm(directory, { recursive: true });
   await rm(cacheDirectory, { recursive: true });
 });

@@ -1,6 +1,6 @@
 /**
  * The knobs of the built-in embedder. Every value shapes the vectors, so the defaults below are part of
- * the embedding space `builtin-xling-v1`; `settingsTag` gives other values their own space id. The bench
+ * the embedding space `builtin-xling-v2` (create-builtin-embedder.ts); `settingsTag` gives other values their own space id. The bench
  * (`bench/embedder-eval.ts`) varies them; docs/builtin-embedder.md records what each variant scored.
  */
 export interface BuiltinEmbedderSettings {
@@ -11,6 +11,8 @@ export interface BuiltinEmbedderSettings {
   readonly ngramSizes: readonly number[];
   /** Dimensions reserved for n-grams, so their many features cannot drown word matches in collisions. */
   readonly ngramDimensions: number;
+  /** Dimensions each feature is spread over (count sketch, each copy × 1/√copies, own sign). */
+  readonly hashCopies: number;
   /** German and English stems in separate halves of the word dimensions (see project-features.ts). */
   readonly languageBlocks: boolean;
   /** Weight of the stems of a German compound's parts, added beside the compound's own stem. */
@@ -19,6 +21,8 @@ export interface BuiltinEmbedderSettings {
   readonly queryTranslationWeight: number;
   /** Weight of a passage word's translations into the other language. */
   readonly passageTranslationWeight: number;
+  /** Weight of a two-word phrase's translations relative to a word's (see extract-text-features.ts). */
+  readonly phraseTranslationWeight: number;
   /** At most this many translated stems per word. */
   readonly maxTranslations: number;
   /** Translation shares are raised to this power and renormalised (< 1 flattens, > 1 favours the first). */
@@ -31,6 +35,8 @@ export interface BuiltinEmbedderSettings {
   readonly stopwordMaxFrequency: number;
   /** Exponent of the common-word prior when ranking translations (see rank-translations.ts). */
   readonly translationPriorExponent: number;
+  /** Exponent of the bonus for translations the dictionary's examples use (see rank-translations.ts). */
+  readonly cooccurrenceExponent: number;
   /** Bonus for translations spelled like the word (see cognate-similarity.ts). */
   readonly cognateBoost: number;
 }
@@ -40,16 +46,19 @@ export const DEFAULT_BUILTIN_EMBEDDER_SETTINGS: BuiltinEmbedderSettings = {
   ngramWeight: 0,
   ngramSizes: [4],
   ngramDimensions: 0,
+  hashCopies: 4,
   languageBlocks: true,
   compoundPartWeight: 1,
   queryTranslationWeight: 1.5,
   passageTranslationWeight: 1.5,
   maxTranslations: 4,
+  phraseTranslationWeight: 1,
   translationSharePower: 1,
   idfPower: 0.75,
   stopwordWeight: 0.5,
   stopwordMaxFrequency: 2,
-  translationPriorExponent: 0.5,
+  translationPriorExponent: 0.25,
+  cooccurrenceExponent: 1,
   cognateBoost: 3,
 };
 

@@ -9,6 +9,7 @@ import { STORED_VECTOR_DIM } from "../embedding-provider.js";
 import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { type LoadLexiconOptions, loadLexicon } from "../lexicon/load-lexicon.js";
+import { createWordAnalyzer } from "./analyze-word.js";
 import { approximateTokenizer } from "./approximate-token-count.js";
 import {
   type BuiltinEmbedderSettings,
@@ -21,7 +22,7 @@ import { createWordIdf } from "./word-idf.js";
 import { createWordTranslator } from "./word-translator.js";
 
 /** Names the vector space; bump the version whenever the vectors of the default settings change. */
-export const BUILTIN_EMBEDDER_ID = "builtin-xling-v1";
+export const BUILTIN_EMBEDDER_ID = "builtin-xling-v2";
 
 export interface BuiltinEmbedderOptions {
   /** Where to read the FreeDict dictionaries (and cache them); `false` embeds without a dictionary. */
@@ -48,6 +49,18 @@ function shortHash(text: string): string {
   return hash.toString(16).padStart(8, "0").slice(0, 6);
 }
 
+/** Everything feature extraction needs, with empty caches (also used by the bench's diagnostics). */
+export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedderSettings): FeatureContext {
+  const idf = createWordIdf(lexicon);
+  return {
+    settings,
+    lexicon,
+    idf,
+    analyze: createWordAnalyzer(lexicon, idf),
+    translator: createWordTranslator(lexicon, idf, settings),
+  };
+}
+
 /** Builds the embedder around a lexicon already in memory (tests, the evaluation bench). */
 export function createBuiltinEmbedderWithLexicon(
   lexicon: Lexicon,
@@ -60,19 +73,18 @@ export function createBuiltinEmbedderWithLexicon(
     ...(crossLingual ? {} : { languageBlocks: false }),
   };
   const settings: BuiltinEmbedderSettings = { ...base, ...settingsOverride };
-  const idf = createWordIdf(lexicon);
-  const context: FeatureContext = {
-    settings,
-    lexicon,
-    idf,
-    translator: createWordTranslator(lexicon, idf, settings),
-  };
+  const context = createFeatureContext(lexicon, settings);
   // The dictionary is part of the space: vectors made with another edition (or none) are not comparable.
   const lexiconPart = crossLingual ? `-fd${shortHash(lexicon.fingerprint)}` : "-nolex";
   const tag = settingsTag(settings, base);
   const layout = blockLayout(STORED_VECTOR_DIM, settings);
   const embedOne = (text: string, purpose: EmbedPurpose) =>
-    projectFeatures(extractTextFeatures(text, purpose, context), STORED_VECTOR_DIM, layout);
+    projectFeatures(
+      extractTextFeatures(text, purpose, context),
+      STORED_VECTOR_DIM,
+      layout,
+      settings.hashCopies,
+    );
   return {
     id: `${BUILTIN_EMBEDDER_ID}${lexiconPart}${tag.length > 0 ? `-s${tag}` : ""}`,
     dim: STORED_VECTOR_DIM,

@@ -5,13 +5,12 @@
  * in the same dimensions. Stop words contribute nothing; every word is weighted by its idf.
  */
 import type { EmbedPurpose } from "../embedding-provider.js";
-import { decompoundGerman } from "../lexicon/decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
+import type { WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import { detectLanguage } from "./detect-language.js";
 import { FeatureBag } from "./feature-bag.js";
-import { stemWord } from "./stem-word.js";
 import { tokenizeWords } from "./tokenize-words.js";
 import type { WordIdf } from "./word-idf.js";
 import type { WordTranslator } from "./word-translator.js";
@@ -20,6 +19,7 @@ export interface FeatureContext {
   readonly settings: BuiltinEmbedderSettings;
   readonly lexicon: Lexicon;
   readonly idf: WordIdf;
+  readonly analyze: WordAnalyzer;
   readonly translator: WordTranslator;
 }
 
@@ -51,13 +51,14 @@ function wordStems(
   language: LexiconLanguage,
   wordIdf: number,
   translationWeight: number,
+  idfPower: number,
   context: FeatureContext,
 ): Map<string, StemFeature> {
-  const { settings, lexicon, translator } = context;
+  const { settings, translator } = context;
   const stems = new Map<string, StemFeature>();
-  const weight = wordIdf ** settings.idfPower;
+  const weight = wordIdf ** idfPower;
   const other: LexiconLanguage = language === "de" ? "en" : "de";
-  const ownStem = stemWord(lexicon.lemma(word, language) ?? word, language);
+  const ownStem = context.analyze(word, language).stem;
   stems.set(`${language}:${ownStem}`, {
     language,
     stem: ownStem,
@@ -75,7 +76,7 @@ function wordStems(
       language: other,
       stem,
       frequency: share ** power / total,
-      weight: translationWeight * Math.sqrt(wordIdf * idf) ** settings.idfPower,
+      weight: translationWeight * Math.sqrt(wordIdf * idf) ** idfPower,
     };
     const key = `${other}:${stem}`;
     const current = stems.get(key);
@@ -94,36 +95,73 @@ export function extractTextFeatures(
   purpose: EmbedPurpose,
   context: FeatureContext,
 ): FeatureBag {
-  const { settings, idf, lexicon } = context;
+  const { settings, lexicon } = context;
   const bag = new FeatureBag();
   const words = tokenizeWords(text);
   const language = detectLanguage(words, lexicon);
   const translationWeight =
     purpose === "query" ? settings.queryTranslationWeight : settings.passageTranslationWeight;
   const stopwords = STOPWORDS[language];
+  const idfPower = settings.idfPower;
   for (const word of words) {
     const isStopword = stopwords.has(word);
-    const wordIdf = idf(word, language) * (isStopword ? settings.stopwordWeight : 1);
+    const analysis = context.analyze(word, language);
+    const wordIdf = analysis.idf * (isStopword ? settings.stopwordWeight : 1);
     if (wordIdf <= 0) continue;
     // A passage says "the" twenty times; as a signal of what it is about, once is plenty.
     const maxFrequency = isStopword ? settings.stopwordMaxFrequency : Number.POSITIVE_INFINITY;
-    const weight = wordIdf ** settings.idfPower;
+    const weight = wordIdf ** idfPower;
     if (DIGITS.test(word)) {
       // Numbers are the same in both languages: they go to both blocks, so "1900" matches either way.
       bag.add("de", word, 1, settings.stemWeight * weight);
       bag.add("en", word, 1, settings.stemWeight * weight);
       continue;
     }
-    for (const feature of wordStems(word, language, wordIdf, translationWeight, context).values()) {
+    for (const feature of wordStems(word, language, wordIdf, translationWeight, idfPower, context).values()) {
       bag.add(feature.language, feature.stem, feature.frequency, feature.weight, maxFrequency);
     }
     addNgrams(bag, word, settings.ngramSizes, settings.ngramWeight * weight);
-    if (language === "de" && settings.compoundPartWeight > 0) {
-      const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en"));
-      for (const part of parts ?? []) {
-        bag.add("de", stemWord(part, "de"), 1 / (parts?.length ?? 1), settings.compoundPartWeight * weight);
-      }
+    if (settings.compoundPartWeight > 0) {
+      const parts = analysis.compoundParts;
+      for (const part of parts) bag.add("de", part, 1 / parts.length, settings.compoundPartWeight * weight);
     }
   }
+  if (translationWeight > 0 && settings.phraseTranslationWeight > 0)
+    addPhraseTranslations(bag, words, language, translationWeight, context);
   return bag;
+}
+
+/**
+ * Two adjacent content words the dictionary knows as one headword ("national anthem" → Nationalhymne,
+ * "sign language" → Gebärdensprache, "heftige Kritik" → flak) add the phrase's translations: an English
+ * phrase is often one German compound, which word-by-word translation cannot produce.
+ */
+function addPhraseTranslations(
+  bag: FeatureBag,
+  words: readonly string[],
+  language: LexiconLanguage,
+  translationWeight: number,
+  context: FeatureContext,
+): void {
+  const { settings, idf, lexicon, translator } = context;
+  const direction = language === "de" ? "de2en" : "en2de";
+  const other: LexiconLanguage = language === "de" ? "en" : "de";
+  const stopwords = STOPWORDS[language];
+  const isContent = (word: string | undefined): word is string =>
+    word !== undefined && !stopwords.has(word) && !DIGITS.test(word);
+  for (let index = 0; index + 1 < words.length; index++) {
+    const first = words[index];
+    const second = words[index + 1];
+    if (!isContent(first) || !isContent(second)) continue;
+    const phrase = `${first} ${second}`;
+    if (!lexicon.has(phrase, direction)) continue;
+    const phraseIdf = Math.max(idf(first, language), idf(second, language));
+    for (const { stem, share, idf: stemIdf } of translator.translate(phrase, language).stems) {
+      const weight =
+        settings.phraseTranslationWeight *
+        translationWeight *
+        Math.sqrt(phraseIdf * stemIdf) ** settings.idfPower;
+      bag.add(other, stem, share, weight);
+    }
+  }
 }

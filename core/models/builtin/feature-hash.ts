@@ -15,3 +15,14 @@ export function hashFeature(name: string): number {
   hash ^= hash >>> 16;
   return hash >>> 0;
 }
+
+/** The `copy`-th further hash derived from a feature's hash (count sketch with several dimensions). */
+export function rehash(hash: number, copy: number): number {
+  let mixed = (hash + Math.imul(copy, 0x9e3779b9)) >>> 0;
+  mixed ^= mixed >>> 16;
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  mixed = Math.imul(mixed, 0xc2b2ae35);
+  mixed ^= mixed >>> 16;
+  return mixed >>> 0;
+}

@@ -8,13 +8,18 @@
  * a German passage's), so only features that can match make noise. N-grams, far more numerous than words,
  * are kept apart from both for the same reason.
  *
+ * Each feature is spread over `hashCopies` dimensions (a count sketch), each copy with its own sign and
+ * 1/√copies of the value: dot products keep their expectation and their noise its variance, but the noise
+ * loses its heavy tail — one heavy query word landing on one heavy passage word — which is what lifts a
+ * wrong passage into the top ten (measured: +0.015 nDCG@10 on average over the six sets for 4 copies).
+ *
  * A text without features (empty, only stop words) yields the zero vector: it has no direction, and
  * cosine with it is 0 for every text.
  */
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import type { FeatureBag, FeatureBlock, FeatureValue } from "./feature-bag.js";
 import { dampFrequency } from "./feature-bag.js";
-import { hashFeature } from "./feature-hash.js";
+import { hashFeature, rehash } from "./feature-hash.js";
 
 interface Range {
   readonly start: number;
@@ -37,19 +42,35 @@ export function blockLayout(
   return { de: { start: 0, size: half }, en: { start: half, size: wordSize - half }, ngrams };
 }
 
-function addBlock(vector: Float32Array, features: ReadonlyMap<string, FeatureValue>, range: Range): void {
+function addBlock(
+  vector: Float32Array,
+  features: ReadonlyMap<string, FeatureValue>,
+  range: Range,
+  copies: number,
+): void {
+  const scale = 1 / Math.sqrt(copies);
   for (const [name, { frequency, weight }] of features) {
+    const value = weight * dampFrequency(frequency) * scale;
     // Block-free names: the German and English stem "april" are the same feature when blocks are shared.
     const hash = hashFeature(`s:${name}`);
-    const sign = (hash & 1) === 0 ? 1 : -1;
-    const index = range.start + ((hash >>> 1) % range.size);
-    vector[index] = (vector[index] ?? 0) + sign * weight * dampFrequency(frequency);
+    for (let copy = 0; copy < copies; copy++) {
+      const copyHash = copy === 0 ? hash : rehash(hash, copy);
+      const sign = (copyHash & 1) === 0 ? 1 : -1;
+      const index = range.start + ((copyHash >>> 1) % range.size);
+      vector[index] = (vector[index] ?? 0) + sign * value;
+    }
   }
 }
 
-export function projectFeatures(bag: FeatureBag, dimensions: number, layout: Layout): Float32Array {
+export function projectFeatures(
+  bag: FeatureBag,
+  dimensions: number,
+  layout: Layout,
+  copies = 1,
+): Float32Array {
   const vector = new Float32Array(dimensions);
-  for (const block of ["de", "en", "ngrams"] as const) addBlock(vector, bag.blocks[block], layout[block]);
+  for (const block of ["de", "en", "ngrams"] as const)
+    addBlock(vector, bag.blocks[block], layout[block], copies);
   let squares = 0;
   for (const value of vector) squares += value * value;
   if (squares === 0) return vector;

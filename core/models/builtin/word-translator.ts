@@ -8,9 +8,9 @@
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
+import { stemWord } from "../lexicon/stem-word.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
-import { stemWord } from "./stem-word.js";
 import { tokenizeWords } from "./tokenize-words.js";
 import type { WordIdf } from "./word-idf.js";
 
@@ -36,7 +36,7 @@ const MEMO_LIMIT = 200_000;
 
 type Settings = Pick<
   BuiltinEmbedderSettings,
-  "maxTranslations" | "translationPriorExponent" | "cognateBoost"
+  "maxTranslations" | "translationPriorExponent" | "cooccurrenceExponent" | "cognateBoost"
 >;
 
 export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: Settings): WordTranslator {
@@ -44,6 +44,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
 
   const ranking = {
     priorExponent: settings.translationPriorExponent,
+    cooccurrenceExponent: settings.cooccurrenceExponent,
     cognateBoost: settings.cognateBoost,
   };
 
@@ -84,7 +85,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
       const stems = best(toStems(found.translations, to));
       if (stems.length > 0) return { stems, via: found.via };
     }
-    if (from !== "de") return undefined;
+    if (from !== "de" || word.includes(" ")) return undefined;
     const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en"));
     if (parts === undefined) return undefined;
     const combined = new Map<string, { share: number; idf: number }>();

@@ -3,8 +3,10 @@
  * dictionaries: deu-eng read forwards and eng-deu read backwards (its German translations become German
  * headwords), which adds inflected forms and senses the forward dictionary lists under other headwords.
  * A translation's score is the number of entries that pair it with the headword, each discounted by its
- * position in the entry's list (the dictionary lists the most common sense first).
+ * position in the entry's list (the dictionary lists the most common sense first). Each translation also
+ * carries how often the pair occurs in the example sentences (see example-cooccurrence.ts).
  */
+import { countExampleCooccurrences } from "./example-cooccurrence.js";
 import type { LexiconLanguage, TranslationDirection } from "./lexicon.js";
 import { parseFreedictEntry } from "./parse-freedict-entry.js";
 import type { DictdDictionary } from "./read-dictd-dictionary.js";
@@ -77,8 +79,11 @@ class ScoreTable {
     return encoded;
   }
 
-  /** Each headword's best translations, weights normalised to sum 1, encoded as a table value. */
-  encode(): Map<string, string> {
+  /**
+   * Each headword's best translations, weights normalised to sum 1, with how often the pair occurs in
+   * the example sentences (`cooccurrences(headword, translation)`), encoded as a table value.
+   */
+  encode(cooccurrences: (headword: string, translation: string) => number): Map<string, string> {
     const encoded = new Map<string, string>();
     for (const [headword, row] of this.rows) {
       const pairs = [...(row instanceof Map ? row : pairsOf(row))].map(([id, score]): [string, number] => [
@@ -90,7 +95,10 @@ class ScoreTable {
       encoded.set(
         headword,
         best
-          .map(([translation, score]) => `${translation}${UNIT_SEPARATOR}${(score / total).toFixed(4)}`)
+          .map(
+            ([translation, score]) =>
+              `${translation}${UNIT_SEPARATOR}${(score / total).toFixed(4)}${UNIT_SEPARATOR}${cooccurrences(headword, translation)}`,
+          )
           .join(RECORD_SEPARATOR),
       );
     }
@@ -128,60 +136,80 @@ function isKeptHeadword(headword: string): boolean {
   );
 }
 
-interface DirectedDictionary {
-  readonly dictionary: DictdDictionary;
-  readonly source: LexiconLanguage;
-  readonly target: LexiconLanguage;
+export interface LexiconTablesBuilder {
+  /** Reads one dictionary's entries; call once per installed dictionary, then `finish`. */
+  add(dictionary: DictdDictionary, source: LexiconLanguage, target: LexiconLanguage): void;
+  finish(): LexiconTables;
 }
 
-export function buildLexiconTables(dictionaries: readonly DirectedDictionary[]): LexiconTables {
+/**
+ * Dictionaries are added one at a time so that each decompressed file (≈ 100 MB) can be dropped before
+ * the next is read.
+ */
+export function createLexiconTablesBuilder(): LexiconTablesBuilder {
   const scores: Record<TranslationDirection, ScoreTable> = {
     de2en: new ScoreTable(),
     en2de: new ScoreTable(),
   };
   const sentences: Record<LexiconLanguage, Set<string>> = { de: new Set(), en: new Set() };
+  const sentencePairs = new Set<string>();
   const lemmas: Record<LexiconLanguage, ScoreTable> = { de: new ScoreTable(), en: new ScoreTable() };
-  for (const { dictionary, source, target } of dictionaries) {
-    const forward = source === "de" ? scores.de2en : scores.en2de;
-    const backward = source === "de" ? scores.en2de : scores.de2en;
-    for (const { headwords, text } of dictionary.entries()) {
-      const entry = parseFreedictEntry(text, source, target);
-      const keys = headwords.map((headword) => headword.toLowerCase()).filter(isKeptHeadword);
-      const reverseHeadword = isKeptHeadword(entry.headword) ? entry.headword : undefined;
-      entry.translations.forEach((translation, position) => {
-        const score = 1 / (1 + POSITION_DISCOUNT * position);
-        for (const key of keys) forward.add(key, translation, score);
-        if (reverseHeadword !== undefined && wordCount(translation) <= MAX_HEADWORD_WORDS) {
-          backward.add(translation, reverseHeadword, score);
-        }
-      });
-      // Single-word headwords only: "shrive sb." and phrases are not what a text's word is a form of.
-      // German cross references also list the forms of synonyms ("bedeuten" lists "hieß" of heißen);
-      // a form and its verb almost always share the first letter (ging/gehen, kam/kommen, hieß/heißen).
-      if (entry.headword.length > 0 && !entry.headword.includes(" ")) {
-        for (const form of entry.inflectedForms) {
-          if (source === "en" || form[0] === entry.headword[0]) lemmas[source].add(form, entry.headword, 1);
-        }
-      }
-      for (const example of entry.examples) {
-        sentences[source].add(example.source);
-        sentences[target].add(example.target);
-      }
-    }
-  }
   return {
-    translations: {
-      de2en: buildSortedStringTable(scores.de2en.encode()),
-      en2de: buildSortedStringTable(scores.en2de.encode()),
+    add(dictionary, source, target) {
+      const forward = source === "de" ? scores.de2en : scores.en2de;
+      const backward = source === "de" ? scores.en2de : scores.de2en;
+      for (const { headwords, text } of dictionary.entries()) {
+        const entry = parseFreedictEntry(text, source, target);
+        const keys = headwords.map((headword) => headword.toLowerCase()).filter(isKeptHeadword);
+        const reverseHeadword = isKeptHeadword(entry.headword) ? entry.headword : undefined;
+        entry.translations.forEach((translation, position) => {
+          const score = 1 / (1 + POSITION_DISCOUNT * position);
+          for (const key of keys) forward.add(key, translation, score);
+          if (reverseHeadword !== undefined && wordCount(translation) <= MAX_HEADWORD_WORDS) {
+            backward.add(translation, reverseHeadword, score);
+          }
+        });
+        // Single-word headwords only: "shrive sb." and phrases are not what a text's word is a form of.
+        // German cross references also list the forms of synonyms ("bedeuten" lists "hieß" of heißen);
+        // a form and its verb almost always share the first letter (ging/gehen, kam/kommen, hieß/heißen).
+        if (entry.headword.length > 0 && !entry.headword.includes(" ")) {
+          for (const form of entry.inflectedForms) {
+            if (source === "en" || form[0] === entry.headword[0]) lemmas[source].add(form, entry.headword, 1);
+          }
+        }
+        for (const example of entry.examples) {
+          sentences[source].add(example.source);
+          sentences[target].add(example.target);
+          const [german, english] =
+            source === "de" ? [example.source, example.target] : [example.target, example.source];
+          sentencePairs.add(`${german}\t${english}`);
+        }
+      }
     },
-    lemmas: {
-      de: buildSortedStringTable(lemmas.de.encodeBest()),
-      en: buildSortedStringTable(lemmas.en.encodeBest()),
+    finish() {
+      const cooccurrences = countExampleCooccurrences(
+        [...sentencePairs].map((pair): [string, string] => {
+          const [german = "", english = ""] = pair.split("\t");
+          return [german, english];
+        }),
+      );
+      return {
+        translations: {
+          de2en: buildSortedStringTable(scores.de2en.encode(cooccurrences)),
+          en2de: buildSortedStringTable(
+            scores.en2de.encode((english, german) => cooccurrences(german, english)),
+          ),
+        },
+        lemmas: {
+          de: buildSortedStringTable(lemmas.de.encodeBest()),
+          en: buildSortedStringTable(lemmas.en.encodeBest()),
+        },
+        exampleFrequency: {
+          de: buildSortedStringTable(countExampleWords(sentences.de)),
+          en: buildSortedStringTable(countExampleWords(sentences.en)),
+        },
+        exampleCount: { de: sentences.de.size, en: sentences.en.size },
+      };
     },
-    exampleFrequency: {
-      de: buildSortedStringTable(countExampleWords(sentences.de)),
-      en: buildSortedStringTable(countExampleWords(sentences.en)),
-    },
-    exampleCount: { de: sentences.de.size, en: sentences.en.size },
   };
 }

@@ -6,23 +6,38 @@ function decodeTranslations(value: string | undefined): Translation[] {
   if (value === undefined || value.length === 0) return [];
   const translations: Translation[] = [];
   for (const record of value.split(RECORD_SEPARATOR)) {
-    const [text, weight] = record.split(UNIT_SEPARATOR);
+    const [text, weight, examples] = record.split(UNIT_SEPARATOR);
     const parsedWeight = Number(weight);
     if (text !== undefined && text.length > 0 && Number.isFinite(parsedWeight)) {
-      translations.push({ text, weight: parsedWeight });
+      translations.push({ text, weight: parsedWeight, examples: Number(examples ?? 0) || 0 });
     }
   }
   return translations;
 }
 
+/** Bounds the frequency memo; it is simply started afresh when full. */
+const FREQUENCY_MEMO_LIMIT = 100_000;
+
 export function createLexicon(tables: LexiconTables, fingerprint: string): Lexicon {
+  // Translation ranking asks for the same common words' frequencies over and over.
+  const frequencies = new Map<string, number>();
+  const exampleFrequency = (word: string, language: "de" | "en"): number => {
+    const key = `${language}:${word}`;
+    let frequency = frequencies.get(key);
+    if (frequency === undefined) {
+      if (frequencies.size >= FREQUENCY_MEMO_LIMIT) frequencies.clear();
+      frequency = Number(tables.exampleFrequency[language].get(word) ?? 0);
+      frequencies.set(key, frequency);
+    }
+    return frequency;
+  };
   return {
     headwordCount: { de2en: tables.translations.de2en.size, en2de: tables.translations.en2de.size },
     exampleCount: tables.exampleCount,
     fingerprint,
     translate: (word, direction) => decodeTranslations(tables.translations[direction].get(word)),
     has: (word, direction) => tables.translations[direction].get(word) !== undefined,
-    exampleFrequency: (word, language) => Number(tables.exampleFrequency[language].get(word) ?? 0),
+    exampleFrequency,
     lemma: (word, language) => tables.lemmas[language].get(word),
   };
 }

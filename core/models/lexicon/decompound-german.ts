@@ -5,10 +5,12 @@
  * Among all splits into known words it takes the one with the fewest parts (ties: the longest last part,
  * the head of a German compound); linking elements (Fugen-s, -es, -n, -en, -er, -e) may end a modifier.
  */
-const MIN_PART_LENGTH = 3;
+/** Shorter parts (pro-testen, auf-gaben) are more often wrong splits than real words (Zug, Uhr). */
+const MIN_PART_LENGTH = 4;
 const MIN_COMPOUND_LENGTH = 7;
 const MAX_PARTS = 4;
-const LINKING_ELEMENTS = ["", "s", "es", "n", "en", "er", "e", "ns"];
+const LINKING_ELEMENTS = ["s", "es", "n", "en", "er", "e", "ns"];
+const HEAD_ENDINGS = ["n", "en", "e", "s", "es", "er", "ern", "em", "ns"];
 
 export function decompoundGerman(word: string, isWord: (candidate: string) => boolean): string[] | undefined {
   if (word.length < MIN_COMPOUND_LENGTH) return undefined;
@@ -32,17 +34,19 @@ export function decompoundGerman(word: string, isWord: (candidate: string) => bo
   return split !== undefined && split.length > 1 ? split : undefined;
 }
 
-/** A known word, or a modifier followed by a linking element (Verteidigung-s-minister). */
+/**
+ * A known word; a modifier followed by a linking element (Verteidigung-s-minister); or, as the head, a
+ * known word with a case or plural ending (Wikinger-siedlern → siedler).
+ */
 function findPart(
   piece: string,
   isLast: boolean,
   isWord: (candidate: string) => boolean,
 ): string | undefined {
   if (isWord(piece)) return piece;
-  if (isLast) return undefined;
-  for (const link of LINKING_ELEMENTS) {
-    if (link.length === 0 || !piece.endsWith(link)) continue;
-    const stem = piece.slice(0, piece.length - link.length);
+  for (const ending of isLast ? HEAD_ENDINGS : LINKING_ELEMENTS) {
+    if (ending.length === 0 || !piece.endsWith(ending)) continue;
+    const stem = piece.slice(0, piece.length - ending.length);
     if (stem.length >= MIN_PART_LENGTH && isWord(stem)) return stem;
   }
   return undefined;

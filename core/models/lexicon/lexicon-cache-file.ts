@@ -3,13 +3,13 @@
  * derived from GPL/AGPL dictionaries). Reading it takes tens of milliseconds instead of the ≈ 10 s it takes
  * to parse the dictionaries. Layout: one JSON header line, then the tables' bytes back to back.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { LexiconTables } from "./build-lexicon-tables.js";
 import { openSortedStringTable } from "./sorted-string-table.js";
 
 /** Bump when the table layout or the cleaning rules change, so old caches are rebuilt. */
-export const LEXICON_CACHE_FORMAT = 4;
+export const LEXICON_CACHE_FORMAT = 5;
 
 const SECTIONS = ["de2en", "en2de", "freq-de", "freq-en", "lemma-de", "lemma-en"] as const;
 
@@ -51,7 +51,7 @@ export async function writeLexiconCache(
     exampleCount: tables.exampleCount,
     sectionLengths: sections.map((section) => section.length),
   };
-  await mkdir(join(path, ".."), { recursive: true });
+  await mkdir(dirname(path), { recursive: true });
   // Write then rename: a reader (another worker thread) never sees a half-written file.
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(
@@ -59,7 +59,21 @@ export async function writeLexiconCache(
     Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, "utf8"), ...sections]),
   );
   await rename(temporary, path);
+  await removeStaleCaches(path);
 }
+
+/** Caches of older formats or dictionary editions are never read again; 50 MB each is worth reclaiming. */
+async function removeStaleCaches(currentPath: string): Promise<void> {
+  const directory = dirname(currentPath);
+  const names = await readdir(directory).catch(() => []);
+  for (const name of names) {
+    if (STALE_CACHE_NAME.test(name) && name !== basename(currentPath)) {
+      await unlink(join(directory, name)).catch(() => {});
+    }
+  }
+}
+
+const STALE_CACHE_NAME = /^freedict-lexicon-v\d+-[0-9a-f]+\.bin$/;
 
 function isCacheHeader(value: unknown): value is CacheHeader {
   if (typeof value !== "object" || value === null) return false;

@@ -8,6 +8,8 @@ export type TranslationDirection = "de2en" | "en2de";
 export interface Translation {
   readonly text: string;
   readonly weight: number;
+  /** In how many of the dictionary's example sentence pairs the headword and this translation co-occur. */
+  readonly examples: number;
 }
 
 /**

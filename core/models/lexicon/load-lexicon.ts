@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { buildLexiconTables, type LexiconTables } from "./build-lexicon-tables.js";
+import { createLexiconTablesBuilder, type LexiconTables } from "./build-lexicon-tables.js";
 import { createEmptyLexicon, createLexicon } from "./create-lexicon.js";
 import type { Lexicon, LexiconLanguage } from "./lexicon.js";
 import { lexiconCachePath, readLexiconCache, writeLexiconCache } from "./lexicon-cache-file.js";
@@ -62,13 +62,13 @@ async function isInstalled(directory: string, name: string): Promise<boolean> {
 
 async function buildTables(
   directory: string,
-  installed: (typeof DICTIONARIES)[number][],
+  installed: ReadonlyArray<(typeof DICTIONARIES)[number]>,
 ): Promise<LexiconTables> {
-  const dictionaries = [];
+  const builder = createLexiconTablesBuilder();
   for (const { name, source, target } of installed) {
-    dictionaries.push({ dictionary: await readDictdDictionary(directory, name), source, target });
+    builder.add(await readDictdDictionary(directory, name), source, target);
   }
-  return buildLexiconTables(dictionaries);
+  return builder.finish();
 }
 
 export async function loadLexicon(options: LoadLexiconOptions = {}): Promise<LoadedLexicon> {

@@ -1,8 +1,11 @@
 /**
  * A word's translations ranked for retrieval: the dictionary's score times a prior for words that are
- * common in the target language and a bonus for cognates,
- *   P(t | w) ∝ score(w, t) · (1 + f(t))^priorExponent · (1 + cognateBoost · similarity(w, t)),
- * where f counts the example sentences containing t (its rarest content word, for a phrase). Dictionaries
+ * common in the target language, one for translations the dictionary's examples use, and a bonus for
+ * cognates,
+ *   P(t | w) ∝ score(w, t) · (1 + f(t))^priorExponent · (1 + c(w, t))^cooccurrenceExponent
+ *             · (1 + cognateBoost · similarity(w, t)),
+ * where f counts the example sentences containing t (its rarest content word, for a phrase) and c the
+ * example sentence pairs in which w and t occur together. Dictionaries
  * list every sense alike — "say" as Mitspracherecht (a say in the matter) before sagen — while texts mostly
  * use the common sense; and a translation spelled like the word (Kabarett/cabaret, Universität/university)
  * is nearly always the right one, however rare it is.
@@ -13,10 +16,15 @@ import { STOPWORDS } from "./stopwords.js";
 
 export interface TranslationRanking {
   readonly priorExponent: number;
+  readonly cooccurrenceExponent: number;
   readonly cognateBoost: number;
 }
 
-export const DEFAULT_TRANSLATION_RANKING: TranslationRanking = { priorExponent: 0.5, cognateBoost: 0 };
+export const DEFAULT_TRANSLATION_RANKING: TranslationRanking = {
+  priorExponent: 0.25,
+  cooccurrenceExponent: 1,
+  cognateBoost: 3,
+};
 
 function targetFrequency(lexicon: Lexicon, text: string, direction: TranslationDirection): number {
   const language = direction === "de2en" ? "en" : "de";
@@ -35,16 +43,18 @@ export function rankTranslations(
   direction: TranslationDirection,
   ranking: TranslationRanking = DEFAULT_TRANSLATION_RANKING,
 ): Translation[] {
-  const scored = lexicon.translate(word, direction).map(({ text, weight }) => ({
+  const scored = lexicon.translate(word, direction).map(({ text, weight, examples }) => ({
     text,
+    examples,
     weight:
       weight *
       (1 + targetFrequency(lexicon, text, direction)) ** ranking.priorExponent *
+      (1 + examples) ** ranking.cooccurrenceExponent *
       (1 + ranking.cognateBoost * cognateSimilarity(word, text)),
   }));
   const total = scored.reduce((sum, { weight }) => sum + weight, 0);
   if (total <= 0) return [];
   return scored
-    .map(({ text, weight }) => ({ text, weight: weight / total }))
+    .map(({ text, weight, examples }) => ({ text, weight: weight / total, examples }))
     .sort((left, right) => right.weight - left.weight || (left.text < right.text ? -1 : 1));
 }

@@ -16,6 +16,8 @@ seiner seines selbst sich sie sind so solche solchem solchen solcher soll sollte
 unser unsere unter viel vom von vor war waren warst was weg weil weiter welche welchem welchen welcher welches
 wenn werde werden wie wieder will wir wird wirst wo wollen wollte würde würden zu zum zur zwar zwischen wer wem
 wen wessen wann warum wieso weshalb womit wodurch worauf woran wovon wurde wurden worden ist's gibt gab sei seid
+wofür wozu woher wohin worin worüber wogegen wovor woraus inwiefern darauf daran davon dazu dafür dabei darin
+daher deshalb deswegen jedoch sowie sowohl bereits schon immer etwa ebenfalls nämlich mehr sehr dort denen
 `;
 
 const ENGLISH = `
