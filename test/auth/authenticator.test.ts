@@ -41,7 +41,12 @@ function revokeInDb(tokenId: string) {
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 test("another process serves a revoked token from its cache for at most the 1 s lifetime", async (t) => {
