@@ -66,7 +66,7 @@ const envSchema = z.object({
   RERANKER_MODEL: z.string().trim().min(1).optional(),
   RERANKER_API_KEY: z.string().trim().min(1).optional(),
   LEXICON_DIR: z.string().trim().min(1).default("/usr/share/dictd"),
-  HUNSPELL_DIR: z.string().trim().min(1).default("/usr/share/hunspell"),
+  LEXICON_CACHE_DIR: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
@@ -76,7 +76,7 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export type EmbeddingConfig =
-  | { kind: "builtin"; lexiconDir: string; hunspellDir: string }
+  | { kind: "builtin" }
   | { kind: "onnx"; modelDir: string }
   | { kind: "http"; url: string; model: string; apiKey?: string; dim?: number };
 
@@ -111,6 +111,8 @@ export interface Config {
   readonly mailFrom: string;
   readonly masterKey?: string;
   readonly embedding: EmbeddingConfig;
+  /** FreeDict dictionaries (read at run time, never copied) and where their parsed tables are cached. */
+  readonly lexicon: { dictionaryDir: string; cacheDir: string };
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
@@ -141,7 +143,7 @@ function embeddingConfig(env: Env): EmbeddingConfig {
         ...(env.EMBEDDING_DIM ? { dim: env.EMBEDDING_DIM } : {}),
       };
     default:
-      return { kind: "builtin", lexiconDir: env.LEXICON_DIR, hunspellDir: env.HUNSPELL_DIR };
+      return { kind: "builtin" };
   }
 }
 
@@ -204,6 +206,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM,
     ...(env.MASTER_KEY ? { masterKey: env.MASTER_KEY } : {}),
     embedding: embeddingConfig(env),
+    lexicon: {
+      dictionaryDir: env.LEXICON_DIR,
+      cacheDir: env.LEXICON_CACHE_DIR ?? resolve(dataDir, "cache"),
+    },
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,

@@ -47,7 +47,10 @@ export interface CoreOptions {
   readonly logger: Logger;
   readonly version: string;
   readonly publicUrl: string;
-  /** Trust x-client-ip from callers (in-process gateways, or a gateway on a private network). */
+  /**
+   * Whether the network gRPC server believes a caller's x-client-ip (TRUST_PROXY: gateways on a
+   * private network). The in-process gateways are always believed.
+   */
   readonly trustClientIp: boolean;
   /** Whether a worker is running (in process, or alive per heartbeat). */
   readonly workerCheck: ComponentCheck;
@@ -65,7 +68,10 @@ export interface CoreOptions {
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
 export interface Core {
   readonly routes: (router: ConnectRouter) => void;
+  /** For the network gRPC server. */
   readonly interceptors: Interceptor[];
+  /** For the in-process transport of gateways in the same process (client IPs are theirs to tell). */
+  readonly inProcessInterceptors: Interceptor[];
   readonly authenticator: Authenticator;
 }
 
@@ -151,15 +157,20 @@ export function createCore(options: CoreOptions): Core {
     ],
   });
 
+  // The same chain for every transport; only whether the caller's x-client-ip is believed differs.
+  const rateLimit = createRateLimitInterceptor(rateLimiters);
+  const interceptorChain = (trustClientIp: boolean): Interceptor[] => [
+    createErrorInterceptor(options.logger),
+    createAuthInterceptor(authenticator, { trustClientIp }),
+    // After auth (limits are per credential and plan), before validation (invalid calls count).
+    rateLimit,
+    createValidateInterceptor(),
+  ];
+
   return {
     authenticator,
-    interceptors: [
-      createErrorInterceptor(options.logger),
-      createAuthInterceptor(authenticator, { trustClientIp: options.trustClientIp }),
-      // After auth (limits are per credential and plan), before validation (invalid calls count).
-      createRateLimitInterceptor(rateLimiters),
-      createValidateInterceptor(),
-    ],
+    interceptors: interceptorChain(options.trustClientIp),
+    inProcessInterceptors: interceptorChain(true),
     routes(router) {
       router.service(
         RecallService,

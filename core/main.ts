@@ -29,6 +29,7 @@ const core = createCore({
   vectors: storage.vectors,
   embedder: models.embedder,
   reranker: models.reranker,
+  lexicon: models.lexicon,
   logger,
   version,
   publicUrl: config.publicUrl,

@@ -63,10 +63,11 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       vectors: storage.vectors,
       embedder: models.embedder,
       reranker: models.reranker,
+      lexicon: models.lexicon,
       logger,
       version,
       publicUrl: config.publicUrl,
-      trustClientIp: true,
+      trustClientIp: config.trustProxy,
       workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
       rateLimiters,
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
@@ -79,7 +80,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     });
     stops.push(() => grpc.close());
     const clients = createCoreClients(
-      createRouterTransport(core.routes, { router: { interceptors: core.interceptors } }),
+      createRouterTransport(core.routes, { router: { interceptors: core.inProcessInterceptors } }),
     );
     const edge = await createEdge({
       clients,

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import postgres from "postgres";
+import { loadLexicon } from "../core/models/lexicon/load-lexicon.js";
 import { startEmbeddedPostgres } from "../core/store/embedded-postgres.js";
+import { TEST_LEXICON_CACHE_DIR } from "./helpers/lexicon-cache.js";
 import { ensureTemplateDatabase } from "./helpers/template-database.js";
 
 // `npm test`: finds a PostgreSQL for the test run (TEST_DATABASE_URL, else the local server on
@@ -40,6 +42,10 @@ if (!(await reachable(adminUrl))) {
 }
 
 const template = await ensureTemplateDatabase(adminUrl);
+// Parse the dictionaries once, before test files start services in parallel (each would otherwise
+// wait on the cache lock, or time out, while the first one parses).
+const lexicon = await loadLexicon({ cacheDirectory: TEST_LEXICON_CACHE_DIR });
+if (lexicon.warning) process.stderr.write(`${lexicon.warning}\n`);
 const ava = spawn(
   process.execPath,
   [resolve("node_modules/ava/entrypoints/cli.mjs"), ...process.argv.slice(2)],

@@ -7,10 +7,9 @@ import postgres from "postgres";
 import { loadConfig } from "../../config/config.js";
 import { createLogger } from "../../config/logger.js";
 import { createCore } from "../../core/create-core.js";
+import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
-import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadModels, type Models } from "../../core/models/load-models.js";
-import { createBuiltinReranker } from "../../core/recall/rerank/create-builtin-reranker.js";
 import { type Storage, startStorage } from "../../core/start-storage.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
@@ -62,18 +61,14 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     EMBEDDED_PG_PORT: String(20000 + Math.floor(Math.random() * 20000)),
-    RERANKER: "none",
+    RERANKER: options.reranker === "none" ? "none" : "builtin",
     ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
   });
   const logger = createLogger("warn");
   const storage = await startStorage(config, logger);
   const models = await loadModels(config, logger, { lexiconCacheDirectory: options.lexiconCache });
-  const lexiconDir = config.embedding.kind === "builtin" ? config.embedding.lexiconDir : "/usr/share/dictd";
-  const { lexicon } = await loadLexicon({
-    dictionaryDirectory: lexiconDir,
-    cacheDirectory: options.lexiconCache,
-  });
-  const reranker = options.reranker === "none" ? undefined : createBuiltinReranker({ lexicon });
+  const { reranker } = models;
+  const lexicon = models.lexicon ?? createEmptyLexicon();
   const core = createCore({
     db: storage.db,
     vectors: storage.vectors,
@@ -87,13 +82,13 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     workerCheck: { name: "worker", optional: true, check: async () => ({ status: "ok", detail: "eval" }) },
   });
   const clients = createCoreClients(
-    createRouterTransport(core.routes, { router: { interceptors: core.interceptors } }),
+    createRouterTransport(core.routes, { router: { interceptors: core.inProcessInterceptors } }),
   );
   let counter = 0;
   return {
     clients,
     storage,
-    models: { ...models, reranker },
+    models,
     lexicon,
     async createTenant(label) {
       counter++;

@@ -2,23 +2,34 @@ import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
+import { createBuiltinReranker } from "../recall/rerank/create-builtin-reranker.js";
 import { approximateTokenizer } from "./builtin/approximate-token-count.js";
-import { type BuiltinEmbedderOptions, createBuiltinEmbedder } from "./builtin/create-builtin-embedder.js";
+import {
+  type BuiltinEmbedderOptions,
+  createBuiltinEmbedderWithLexicon,
+} from "./builtin/create-builtin-embedder.js";
 import { createEmbeddingProvider } from "./create-embedding-provider.js";
 import { createReranker } from "./create-reranker.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
+import type { Lexicon } from "./lexicon/lexicon.js";
+import { loadLexicon } from "./lexicon/load-lexicon.js";
 import type { Reranker } from "./reranker.js";
 
 export interface Models {
   readonly embedder: EmbeddingProvider;
   readonly reranker: Reranker | undefined;
+  /**
+   * The FreeDict German↔English lexicon, shared by the built-in embedder, recall's cross-lingual
+   * BM25 query expansion and the built-in reranker; empty when the dictionaries are not installed.
+   */
+  readonly lexicon?: Lexicon | undefined;
   close(): Promise<void>;
 }
 
 export interface LoadModelsOptions {
   /**
-   * Where the built-in embedder caches its parsed dictionary tables (default `${DATA_DIR}/cache`).
-   * Parsing the dictionaries takes about a minute and 1 GB; the cache file loads in half a second.
+   * Where the parsed dictionary tables are cached (default LEXICON_CACHE_DIR, i.e. `${DATA_DIR}/cache`).
+   * Parsing the dictionaries takes 20 s to a minute and about 1 GB; the cache file loads in half a second.
    */
   readonly lexiconCacheDirectory?: string;
   /**
@@ -54,10 +65,19 @@ export async function loadModels(
   logger: Logger,
   options: LoadModelsOptions = {},
 ): Promise<Models> {
-  const embedder = await loadEmbedder(config, logger, options);
+  // Loaded once per process whatever the embedder: recall expands queries across languages with it
+  // even when an ONNX or HTTP model embeds. From the cache file this takes well under a second.
+  const loaded = await loadLexicon({
+    dictionaryDirectory: config.lexicon.dictionaryDir,
+    cacheDirectory: options.lexiconCacheDirectory ?? config.lexicon.cacheDir,
+  });
+  if (loaded.warning) logger.warn({ source: loaded.source }, loaded.warning);
+  logger.info({ source: loaded.source, loadMs: Math.round(loaded.loadMs) }, "lexicon ready");
+  const lexicon = loaded.lexicon;
+  const embedder = await loadEmbedder(config, options, lexicon);
   let reranker: Reranker | undefined;
   try {
-    reranker = await loadReranker(config, logger);
+    reranker = await loadReranker(config, lexicon);
   } catch (error) {
     await embedder.close?.();
     throw error;
@@ -66,6 +86,7 @@ export async function loadModels(
   return {
     embedder,
     reranker,
+    lexicon,
     async close() {
       await Promise.all([embedder.close?.(), reranker?.close?.()]);
     },
@@ -74,8 +95,8 @@ export async function loadModels(
 
 async function loadEmbedder(
   config: Config,
-  logger: Logger,
   options: LoadModelsOptions,
+  lexicon: Lexicon,
 ): Promise<EmbeddingProvider> {
   const embedding = config.embedding;
   switch (embedding.kind) {
@@ -95,14 +116,15 @@ async function loadEmbedder(
         ...(embedding.dim !== undefined ? { dim: embedding.dim } : {}),
       });
     case "builtin": {
-      const builtinOptions: BuiltinEmbedderOptions = {
-        lexicon: {
-          dictionaryDirectory: embedding.lexiconDir,
-          cacheDirectory: options.lexiconCacheDirectory ?? join(config.dataDir, "cache"),
-        },
-      };
       const workers = options.builtinWorkers ?? BUILTIN_EMBEDDER_WORKERS;
       if (workers > 0) {
+        // Each worker thread loads its own copy of the lexicon (from the cache file).
+        const builtinOptions: BuiltinEmbedderOptions = {
+          lexicon: {
+            dictionaryDirectory: config.lexicon.dictionaryDir,
+            cacheDirectory: options.lexiconCacheDirectory ?? config.lexicon.cacheDir,
+          },
+        };
         return createEmbeddingProvider({
           kind: "pooled",
           moduleUrl: BUILTIN_MODULE,
@@ -112,22 +134,18 @@ async function loadEmbedder(
           size: workers,
         });
       }
-      const builtin = await createBuiltinEmbedder(builtinOptions);
-      if (builtin.lexiconWarning) logger.warn({ embedder: builtin.id }, builtin.lexiconWarning);
-      return builtin;
+      return createBuiltinEmbedderWithLexicon(lexicon);
     }
   }
 }
 
-async function loadReranker(config: Config, logger: Logger): Promise<Reranker | undefined> {
+async function loadReranker(config: Config, lexicon: Lexicon): Promise<Reranker | undefined> {
   const reranker = config.reranker;
   switch (reranker.kind) {
     case "none":
       return undefined;
     case "builtin":
-      // The built-in reranker belongs to recall; until it is wired here, recall keeps the fused order.
-      logger.info("no built-in reranker available: recall keeps the fused order");
-      return undefined;
+      return createBuiltinReranker({ lexicon });
     case "onnx":
       return createReranker({ kind: "onnx", modelDir: reranker.modelDir });
     case "http":

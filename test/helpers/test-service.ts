@@ -10,6 +10,7 @@ import type { LimitsOverride } from "../../core/plans/plans.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { type RunningService, startService } from "../../service/start-service.js";
+import { TEST_LEXICON_CACHE_DIR } from "./lexicon-cache.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
 export interface TestTenant {
@@ -64,6 +65,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     GRPC_PORT: "0",
     LOG_LEVEL: options.captureLogs ? "debug" : "silent",
     WORKER: options.worker === false ? "false" : "true",
+    LEXICON_CACHE_DIR: TEST_LEXICON_CACHE_DIR,
     ...options.env,
   });
   const sink = new Writable({

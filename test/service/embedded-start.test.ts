@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { freePort } from "../helpers/free-port.js";
+import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { spawnService, waitForHealth } from "../helpers/service-process.js";
 import { waitFor } from "../helpers/test-service.js";
 
@@ -16,6 +17,8 @@ test("embedded mode: first start bootstraps a token, restart keeps the data, SIG
     PORT: String(await freePort()),
     GRPC_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
+    // The shared test cache: parsing the dictionaries into a fresh DATA_DIR would dominate the test.
+    LEXICON_CACHE_DIR: TEST_LEXICON_CACHE_DIR,
   };
   const base = `http://127.0.0.1:${env.PORT}`;
   try {
