@@ -11,7 +11,7 @@ export const storeMemoryInput = z.strictObject({
     .meta({ description: "Short, specific title. Default: derived from the content's first line." }),
   content: z.string().optional().meta({
     description:
-      "The fact or note to remember, self-contained (Markdown or plain text, up to 1,000,000 characters).",
+      "The fact or note to remember, self-contained (Markdown or plain text, at most 100 KB; use service_upload_document for longer texts).",
   }),
   memory_type: z.enum(MCP_MEMORY_TYPES).optional().meta({
     default: "semantic",
