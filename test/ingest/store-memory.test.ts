@@ -243,3 +243,15 @@ test("a busy table is compacted by the worker without waiting for the periodic s
   t.true(fragments <= 16);
   t.is(await service.storage.vectors.count(busy.tenantId, service.models.embedder.id), 40);
 });
+
+test("the first writes of a new tenant, all at once, each succeed (one vector table, created once)", async (t) => {
+  const tenant = await service.createTenant();
+  const client = ingestClient(service, tenant.token);
+  const results = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      client.storeMemory({ title: `Erste Notiz ${i}`, content: `Notiz Nummer ${i} über das Projekt Falke.` }),
+    ),
+  );
+  t.true(results.every((r) => r.memory?.status === IndexStatus.INDEXED));
+  t.is(await service.storage.vectors.count(tenant.tenantId, service.models.embedder.id), 8);
+});
