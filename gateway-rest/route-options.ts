@@ -1,5 +1,5 @@
 import { type CallOptions, Code, ConnectError } from "@connectrpc/connect";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../edge/core-clients.js";
 import { forwardedHeaders, type RouteAuth, SESSION_COOKIE } from "../edge/credentials.js";
 
@@ -60,11 +60,21 @@ export function coreCall(request: FastifyRequest, options: RestRouteOptions): Ca
 
 /**
  * Options for a streaming core call (exports): like coreCall but without the deadline, which would
- * cut a large export short; the call ends when the client goes away (the body stream is destroyed).
+ * cut a large export short; the call ends when the client goes away. Ending the body stream is not
+ * enough for that: the in-process transport does not pass the iterator's return() on to core's
+ * handler, which would keep reading (and hold its database transaction) until the process stops.
+ * An aborted signal does reach it, so the call is aborted when the response closes (a no-op once
+ * the export has completed).
  */
-export function coreStreamCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+export function coreStreamCall(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: RestRouteOptions,
+): CallOptions {
   const { timeoutMs: _none, ...call } = coreCall(request, options);
-  return call;
+  const cancel = new AbortController();
+  reply.raw.once("close", () => cancel.abort());
+  return { ...call, signal: cancel.signal };
 }
 
 /** Security requirement of a route in the OpenAPI document; "both" means either scheme. */

@@ -36,7 +36,7 @@ export const exportRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request, reply) => {
-      const body = await streamedBody(tenancy.exportAudit({}, coreStreamCall(request, options)));
+      const body = await streamedBody(tenancy.exportAudit({}, coreStreamCall(request, reply, options)));
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", 'attachment; filename="audit-log.csv"')
@@ -64,7 +64,7 @@ export const exportRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request, reply) => {
-      const body = await streamedBody(tenancy.exportTenant({}, coreStreamCall(request, options)));
+      const body = await streamedBody(tenancy.exportTenant({}, coreStreamCall(request, reply, options)));
       return reply
         .type("application/json; charset=utf-8")
         .header("content-disposition", 'attachment; filename="tenant-export.json"')
