@@ -10,6 +10,8 @@ import type { Database } from "../store/database.js";
 import { listActiveTokens } from "./api-tokens.js";
 import { completeSignIn } from "./complete-sign-in.js";
 import { createToken } from "./create-token.js";
+import { exportAudit } from "./export-audit.js";
+import { exportTenant } from "./export-tenant.js";
 import { sessionOf } from "./get-session.js";
 import type { MagicLinkMailer } from "./magic-link-mailer.js";
 import { onboard, type StartCheckout } from "./onboard.js";
@@ -30,11 +32,15 @@ export interface TenancyServiceDeps {
 
 const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);
 
+/** The export streams' byte chunks as response messages. */
+async function* asChunks(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<{ chunk: Uint8Array }> {
+  for await (const chunk of bytes) yield { chunk };
+}
+
 /**
- * TenancyService: sessions (magic links), onboarding and API tokens, one use case per file. The
- * auth interceptor has enforced each method's requirement (method-requirements.ts) before a
- * handler runs. Provider keys, audit export and tenant export are not provided here yet and
- * answer UNIMPLEMENTED.
+ * TenancyService: sessions (magic links), onboarding, API tokens and the exports, one use case per
+ * file. The auth interceptor has enforced each method's requirement (method-requirements.ts) before
+ * a handler runs. Provider keys are not provided here yet and answer UNIMPLEMENTED.
  */
 export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceImpl<typeof TenancyService>> {
   return {
@@ -121,6 +127,16 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
     async revokeToken(req, ctx) {
       await revokeToken(deps, tenantCaller(ctx), { tokenId: req.id, ip: clientIp(ctx) });
       return {};
+    },
+
+    // Not generators: the caller check and the plan gate throw before the stream starts, so the
+    // error interceptor and the gateways see them as a plain refusal (402, 401), not a cut stream.
+    exportAudit(_req, ctx) {
+      return asChunks(exportAudit(deps, tenantCaller(ctx), { ip: clientIp(ctx), signal: ctx.signal }));
+    },
+
+    exportTenant(_req, ctx) {
+      return asChunks(exportTenant(deps, tenantCaller(ctx), { ip: clientIp(ctx), signal: ctx.signal }));
     },
   };
 }

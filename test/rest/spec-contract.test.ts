@@ -158,8 +158,6 @@ const WAITING_FOR_CORE: Readonly<Record<string, string>> = {
   "GET /api/keys": "TenancyService/ListProviderKeys",
   "POST /api/keys": "TenancyService/CreateProviderKey",
   "POST /api/keys/{id}/test": "TenancyService/TestProviderKey",
-  "GET /api/audit/export": "TenancyService/ExportAudit",
-  "GET /api/tenant/export": "TenancyService/ExportTenant",
   "POST /api/subscription/portal": "BillingService/CreatePortalSession",
   "POST /api/checkout": "BillingService/CreateCheckout",
   "POST /api/checkout/webhook": "BillingService/HandlePaymentEvent",

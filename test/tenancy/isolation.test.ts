@@ -6,6 +6,15 @@ import { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { RecallService } from "../../gen/memory/v1/recall_service_pb.js";
 import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
+import {
+  grpcExportChunks,
+  joinChunks,
+  parseCsv,
+  restBundle,
+  restExport,
+  sessionFor,
+  type TenantBundle,
+} from "./export-helper.js";
 import { cookieHeader, signInWithWorkspace } from "./sign-in-helper.js";
 
 // Tenant isolation (spec: "the tenant is always derived from the token or session; cross-tenant
@@ -231,6 +240,52 @@ test.serial("Row-Level Security alone hides another tenant's rows (defence in de
   await t.throwsAsync(insert, { message: /row-level security/ });
 });
 
-test.todo(
-  "export: GET /api/tenant/export contains only the caller's memories (ExportTenant is not implemented yet)",
+test.serial(
+  "exports hold only the caller's workspace: B's memories, edges and audit never appear in A's",
+  async (t) => {
+    const sessionA = await sessionFor(service, a.tenantId);
+    const sessionB = await sessionFor(service, b.tenantId);
+    // B exports first, so B has audit entries of its own (tenant.exported, audit.exported) by then.
+    const bundleB = await restBundle(service, sessionB);
+    t.deepEqual(bundleB.memories.map((m) => m.id).sort(), [b1, b2].sort());
+    t.is(bundleB.edges.length, 2, "B's link and its inverse");
+    const auditB = await restExport(service, "audit", cookieHeader(sessionB));
+    t.is(auditB.status, 200);
+    const auditIdsB = parseCsv(await auditB.text())
+      .slice(1)
+      .map((r) => r[0]);
+    t.true(auditIdsB.length > 0);
+
+    const restA = await restExport(service, "tenant", cookieHeader(sessionA));
+    t.is(restA.status, 200);
+    const rawA = await restA.text();
+    const grpcA = joinChunks(await grpcExportChunks(service, "tenant", { "x-session-token": sessionA }));
+    for (const [transport, raw] of [
+      ["REST", rawA],
+      ["gRPC", grpcA],
+    ] as const) {
+      const bundle = JSON.parse(raw) as TenantBundle;
+      t.is(bundle.tenant.id, a.tenantId, transport);
+      t.deepEqual(
+        bundle.memories.map((m) => m.id),
+        [a1],
+        `${transport}: only A's memory`,
+      );
+      t.deepEqual(bundle.edges, [], `${transport}: A has no edges`);
+      t.false(
+        bundle.audit.some((e) => auditIdsB.includes(e.id)),
+        `${transport}: none of B's audit entries`,
+      );
+      for (const secret of [b.tenantId, b.slug, b1, b2, "Zebra", ...bundleB.edges.map((e) => e.id)]) {
+        t.false(raw.includes(secret), `${transport}: ${secret} does not appear anywhere in A's export`);
+      }
+    }
+    const auditA = await restExport(service, "audit", cookieHeader(sessionA));
+    const rowsA = parseCsv(await auditA.text()).slice(1);
+    t.true(rowsA.length > 0);
+    t.false(
+      rowsA.some((r) => auditIdsB.includes(r[0])),
+      "A's audit CSV holds none of B's entries",
+    );
+  },
 );
