@@ -69,7 +69,9 @@ try {
     targetMs: 10_000,
     meetsTarget: medianMs < 10_000,
   });
-  process.stdout.write(`first run ${firstRunMs} ms, restarts ${restartsMs.join(", ")} ms (median ${medianMs})\n`);
+  process.stdout.write(
+    `first run ${firstRunMs} ms, restarts ${restartsMs.join(", ")} ms (median ${medianMs})\n`,
+  );
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -9,7 +9,12 @@ export function writeBenchResult(name: string, result: Record<string, unknown>):
   const body = {
     name,
     measuredAt: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
     ...result,
   };
   writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);

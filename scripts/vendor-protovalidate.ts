@@ -6,13 +6,13 @@
 // of them, so our annotations only need the numbers to match.
 // Source: github.com/bufbuild/protovalidate, Apache-2.0.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { isFieldSet } from "@bufbuild/protobuf";
 import type {
   DescriptorProto,
   EnumDescriptorProto,
   FieldDescriptorProto,
   FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
-import { isFieldSet } from "@bufbuild/protobuf";
 import {
   FieldDescriptorProto_Label,
   FieldDescriptorProto_Type,

@@ -1,4 +1,4 @@
-import { extname, join } from "node:path";
+import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
