@@ -11,7 +11,15 @@ import { startService } from "./service/start-service.js";
 const version = readVersion();
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const service = await startService({ config, logger, version });
+const starting = startService({ config, logger, version });
+// Registered before start-up finishes: a signal that arrives while the service comes up (or while
+// the first-start token is issued) still stops it in order, embedded PostgreSQL last.
+onShutdownSignal(async (signal) => {
+  logger.info({ signal }, "shutting down: draining requests and jobs");
+  await (await starting).stop();
+  logger.info("stopped");
+});
+const service = await starting;
 logger.info(
   {
     http: service.httpUrl,
@@ -24,9 +32,3 @@ logger.info(
   `memory-service ${version} listening`,
 );
 if (service.storage.embedded) await bootstrapDefaultTenant(service.storage.db, config.publicUrl);
-
-onShutdownSignal(async (signal) => {
-  logger.info({ signal }, "shutting down: draining requests and jobs");
-  await service.stop();
-  logger.info("stopped");
-});

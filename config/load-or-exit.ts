@@ -1,4 +1,5 @@
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import type { Logger } from "./logger.js";
 
 /** For entry points: the configuration, or one line on stderr naming the bad variable and exit 1. */
 export function loadConfigOrExit(check?: (config: Config) => string | undefined): Config {
@@ -32,4 +33,18 @@ export function onShutdownSignal(stop: (signal: string) => Promise<void>): void 
   };
   process.on("SIGINT", () => handler("SIGINT"));
   process.on("SIGTERM", () => handler("SIGTERM"));
+}
+
+/**
+ * For entry points that start parts one by one: handlers are registered at once, and a signal
+ * stops whatever has started so far, last started first (so storage goes last).
+ */
+export function createShutdownStack(logger: Logger, what: string): { push(stop: () => Promise<void>): void } {
+  const stops: (() => Promise<void>)[] = [];
+  onShutdownSignal(async (signal) => {
+    logger.info({ signal }, `${what} shutting down`);
+    for (const stop of stops.reverse()) await stop();
+    logger.info("stopped");
+  });
+  return { push: (stop) => stops.push(stop) };
 }

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
+import { createShutdownStack, loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
 import { remoteWorkerCheck } from "../worker/create-worker.js";
@@ -16,14 +16,19 @@ import { startStorage } from "./start-storage.js";
 const version = readVersion();
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
+const shutdown = createShutdownStack(logger, "core");
 const storage = await startStorage(config, logger);
+shutdown.push(() => storage.stop());
 const models = await loadModels(config, logger);
+shutdown.push(() => models.close());
 const worker = config.runWorker ? await startConfiguredWorker(config, storage, models, logger) : undefined;
+if (worker) shutdown.push(() => worker.stop());
 const rateLimiters = createRateLimiters({
   redisUrl: config.redisUrl,
   keyPrefix: config.rateLimitPrefix,
   logger,
 });
+shutdown.push(() => rateLimiters.close());
 const core = createCore({
   db: storage.db,
   vectors: storage.vectors,
@@ -44,17 +49,8 @@ const grpc = await startGrpcServer({
   host: config.host,
   port: config.grpcPort,
 });
+shutdown.push(() => grpc.close());
 logger.info(
   { grpc: `${config.host}:${grpc.port}`, worker: worker ? "in process" : "off" },
   `core ${version} listening`,
 );
-
-onShutdownSignal(async (signal) => {
-  logger.info({ signal }, "core shutting down");
-  await grpc.close();
-  await worker?.stop();
-  await models.close();
-  await rateLimiters.close();
-  await storage.stop();
-  logger.info("stopped");
-});
