@@ -5,10 +5,10 @@ import {
   IngestDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { resolveTitle } from "./derive-title.js";
 import { checkDocumentSize, requireContent } from "./ingest-limits.js";
 import { indexStatus } from "./stored-memory-result.js";
-import { type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
+import { writeDocument } from "./write-document.js";
+import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 /**
  * REST POST /api/documents: always accepted as queued (spec: 202 {documentId, status: queued}) and
@@ -22,19 +22,7 @@ export async function ingestDocument(
 ): Promise<IngestDocumentResponse> {
   requireContent(request.content);
   checkDocumentSize(request.content);
-  const { title } = resolveTitle(request.title, request.content);
-  const outcome = await writeNewMemory(deps, {
-    caller,
-    kind: "document",
-    memoryType: "semantic",
-    title,
-    content: request.content,
-    ...(request.source !== undefined ? { source: request.source } : {}),
-    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
-    upsertByTitle: true,
-    dedupe: false,
-    mode: "queued",
-  });
+  const outcome = await writeDocument(deps, caller, request, { dedupe: false, mode: "queued" });
   return create(IngestDocumentResponseSchema, {
     documentId: outcome.memoryId,
     status: indexStatus(outcome.status),

@@ -5,10 +5,10 @@ import {
   UploadDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { resolveTitle } from "./derive-title.js";
 import { checkUploadSize, requireContent } from "./ingest-limits.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
-import { type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
+import { writeDocument } from "./write-document.js";
+import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 /**
  * service_upload_document (spec behaviour rule 3): upsert-by-title — the current documents with the
@@ -24,20 +24,8 @@ export async function uploadDocument(
 ): Promise<UploadDocumentResponse> {
   requireContent(request.content);
   checkUploadSize(request.content);
-  const { title } = resolveTitle(request.title, request.content);
-  const outcome = await writeNewMemory(deps, {
-    caller,
-    kind: "document",
-    memoryType: "semantic",
-    title,
-    content: request.content,
-    ...(request.source !== undefined ? { source: request.source } : {}),
-    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
-    upsertByTitle: true,
-    dedupe: true,
-    mode: "auto",
-  });
+  const outcome = await writeDocument(deps, caller, request, { dedupe: true, mode: "auto" });
   return create(UploadDocumentResponseSchema, {
-    memory: storedMemoryResult({ ...outcome, title, embeddingProvider: deps.embedder.id }),
+    memory: storedMemoryResult({ ...outcome, embeddingProvider: deps.embedder.id }),
   });
 }

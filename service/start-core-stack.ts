@@ -1,0 +1,72 @@
+import type { Config } from "../config/config.js";
+import type { Logger } from "../config/logger.js";
+import { createRateLimiters, type RateLimiters } from "../core/auth/rate-limiters.js";
+import { type Core, createCore } from "../core/create-core.js";
+import { loadModels, type Models } from "../core/models/load-models.js";
+import { type GrpcServer, startGrpcServer } from "../core/server.js";
+import { type Storage, startStorage } from "../core/start-storage.js";
+import { remoteWorkerCheck, type Worker } from "../worker/create-worker.js";
+import { startConfiguredWorker } from "../worker/start-configured-worker.js";
+
+/** Everything behind the gateways: storage, models, worker, rate limiters, core and its gRPC server. */
+export interface CoreStack {
+  readonly storage: Storage;
+  readonly models: Models;
+  readonly worker: Worker | undefined;
+  readonly rateLimiters: RateLimiters;
+  readonly core: Core;
+  readonly grpc: GrpcServer;
+}
+
+export interface StartCoreStackOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  /** Replaces the configured models (tests pass small deterministic ones). */
+  readonly models?: Models | undefined;
+  /**
+   * Receives each part's stop as soon as the part runs, so a failure half-way (or a signal during a
+   * slow start) still stops what already started; the caller runs them in reverse order.
+   */
+  readonly onStarted: (stop: () => Promise<void>) => void;
+}
+
+/** The one composition of core, shared by `npm start` (with the edge) and `npm run start:core`. */
+export async function startCoreStack(options: StartCoreStackOptions): Promise<CoreStack> {
+  const { config, logger, version, onStarted } = options;
+  const storage = await startStorage(config, logger);
+  onStarted(() => storage.stop());
+  const models = options.models ?? (await loadModels(config, logger));
+  onStarted(() => models.close());
+  const worker = config.runWorker ? await startConfiguredWorker(config, storage, models, logger) : undefined;
+  if (worker) onStarted(() => worker.stop());
+  // One rate-limit store (Redis or memory) for core's per-token limits and the edge's per-IP ones.
+  const rateLimiters = createRateLimiters({
+    redisUrl: config.redisUrl,
+    keyPrefix: config.rateLimitPrefix,
+    logger,
+  });
+  onStarted(() => rateLimiters.close());
+  const core = createCore({
+    db: storage.db,
+    vectors: storage.vectors,
+    embedder: models.embedder,
+    reranker: models.reranker,
+    lexicon: models.lexicon,
+    logger,
+    version,
+    publicUrl: config.publicUrl,
+    trustClientIp: config.trustProxy,
+    workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
+    rateLimiters,
+    mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+  });
+  const grpc = await startGrpcServer({
+    routes: core.routes,
+    interceptors: core.interceptors,
+    host: config.host,
+    port: config.grpcPort,
+  });
+  onStarted(() => grpc.close());
+  return { storage, models, worker, rateLimiters, core, grpc };
+}
