@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { create } from "@bufbuild/protobuf";
+import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
 import { runOramaBaseline } from "./eval/orama-baseline.js";
 import { type EvalDataset, type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
@@ -67,7 +68,7 @@ async function ingest(core: EvalCore, dataset: EvalDataset) {
   let chunks = 0;
   const started = performance.now();
   for (const group of [...new Set(dataset.documents.map((d) => d.group))]) {
-    const { headers } = await core.createTenant(`${dataset.name}-${group || "all"}`);
+    const { tenantId, headers } = await core.createTenant(`${dataset.name}-${group || "all"}`);
     tenants.set(group, headers);
     const docs = dataset.documents.filter((d) => d.group === group);
     // A few writes at a time, as several clients would — after a first one alone, which creates the
@@ -86,6 +87,8 @@ async function ingest(core: EvalCore, dataset: EvalDataset) {
         }),
       );
     }
+    // As the worker would after these writes (it is off here): one fragment instead of one per write.
+    await maintainVectorTable(core.storage.vectors, tenantId, core.models.embedder.id, { maxFragments: 1 });
   }
   return { tenants, docsOf, chunks, ms: performance.now() - started };
 }

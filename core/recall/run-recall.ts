@@ -7,6 +7,7 @@ import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
 import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { type FusedMemory, fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
+import { vectorChannelWeight, vectorLeadDistance } from "./fuse/vector-lead-weight.js";
 import { spreadGraphScores } from "./graph/spread-graph-scores.js";
 import { type CandidateChunk, readCandidateChunks, readFirstChunks } from "./read-candidate-chunks.js";
 import type { RecallOptions } from "./recall-options.js";
@@ -152,7 +153,15 @@ export async function runRecall(
         weight: tuning.fulltextWeight,
         hits: fulltext.hits.flatMap((h) => known(h.chunkId)),
       },
-      { name: "vector", weight: tuning.vectorWeight, hits: vectorHits.flatMap((h) => known(h.chunkId)) },
+      {
+        name: "vector",
+        weight: vectorChannelWeight(
+          tuning.vectorWeight,
+          vectorLeadDistance(deps.embedder.id),
+          vectorHits[0]?.distance,
+        ),
+        hits: vectorHits.flatMap((h) => known(h.chunkId)),
+      },
     ]);
     const candidates: Candidate[] = fused.flatMap((f) => {
       const chunk = chunks.get(f.chunkId);
