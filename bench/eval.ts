@@ -15,10 +15,10 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { create } from "@bufbuild/protobuf";
-import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
+import { ingestEvalDataset, toDocumentIds } from "./eval/ingest-eval-dataset.js";
 import { runOramaBaseline } from "./eval/orama-baseline.js";
-import { type EvalDataset, type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
+import { type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
 import { meanMetrics, percentile, type QueryMetrics, queryMetrics } from "./eval/retrieval-metrics.js";
 import { type EvalCore, startEvalCore } from "./eval/start-eval-core.js";
 
@@ -61,54 +61,11 @@ if (datasets.length === 0) {
 const stageNames = (values.stages?.split(",") ?? Object.keys(STAGES)) as StageName[];
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
 
-/** Ingests a set's documents, one tenant per group; returns memory id → document ids. */
-async function ingest(core: EvalCore, dataset: EvalDataset) {
-  const tenants = new Map<string, Record<string, string>>();
-  const docsOf = new Map<string, string[]>();
-  let chunks = 0;
-  const started = performance.now();
-  for (const group of [...new Set(dataset.documents.map((d) => d.group))]) {
-    const { tenantId, headers } = await core.createTenant(`${dataset.name}-${group || "all"}`);
-    tenants.set(group, headers);
-    const docs = dataset.documents.filter((d) => d.group === group);
-    // A few writes at a time, as several clients would — after a first one alone, which creates the
-    // tenant's vector table (concurrent first writes race on the table's creation in LanceDB).
-    for (let i = 0; i < docs.length; i += i === 0 ? 1 : 4) {
-      await Promise.all(
-        docs.slice(i, i === 0 ? 1 : i + 4).map(async (doc) => {
-          const response = await core.clients.ingest.storeMemory(
-            { content: doc.text, ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}) },
-            { headers },
-          );
-          const id = response.memory?.memoryId ?? "";
-          chunks += response.memory?.chunksWritten ?? 0;
-          // Identical texts are one memory (idempotent store); every such document counts as relevant.
-          docsOf.set(id, [...(docsOf.get(id) ?? []), doc.id]);
-        }),
-      );
-    }
-    // As the worker would after these writes (it is off here): one fragment instead of one per write.
-    await maintainVectorTable(core.storage.vectors, tenantId, core.models.embedder.id, { maxFragments: 1 });
-  }
-  return { tenants, docsOf, chunks, ms: performance.now() - started };
-}
-
-function toDocumentIds(
-  memoryIds: readonly string[],
-  docsOf: ReadonlyMap<string, string[]>,
-  relevant: ReadonlySet<string>,
-) {
-  return memoryIds.map((id) => {
-    const docs = docsOf.get(id) ?? [id];
-    return docs.find((d) => relevant.has(d)) ?? docs[0] ?? id;
-  });
-}
-
 async function evaluate(core: EvalCore, dir: string) {
   const dataset = await readEvalDataset(resolve(dir));
   const queries: EvalQuery[] = dataset.queries.slice(0, limit);
   process.stderr.write(`${dataset.name}: ingesting ${dataset.documents.length} documents…\n`);
-  const ingested = await ingest(core, dataset);
+  const ingested = await ingestEvalDataset(core, dataset);
   process.stderr.write(
     `${dataset.name}: ${ingested.chunks} chunks in ${Math.round(ingested.ms)} ms; ${queries.length} queries…\n`,
   );
@@ -117,7 +74,7 @@ async function evaluate(core: EvalCore, dir: string) {
   );
   let reranker = "none";
   for (const query of queries) {
-    const headers = ingested.tenants.get(query.group) ?? {};
+    const headers = ingested.tenants.get(query.group)?.headers ?? {};
     for (const stage of stageNames) {
       const started = performance.now();
       const response = await core.clients.recall.recall(

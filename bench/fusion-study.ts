@@ -17,8 +17,8 @@ import { create } from "@bufbuild/protobuf";
 import { fuseReciprocalRank } from "../core/recall/fuse/fuse-reciprocal-rank.js";
 import { vectorChannelWeight, vectorLeadDistance } from "../core/recall/fuse/vector-lead-weight.js";
 import { searchVectors } from "../core/recall/search-vectors.js";
-import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
+import { ingestEvalDataset, toDocumentIds } from "./eval/ingest-eval-dataset.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { ndcgAt } from "./eval/retrieval-metrics.js";
 import { startEvalCore } from "./eval/start-eval-core.js";
@@ -72,37 +72,14 @@ const results: Record<string, Record<string, { tune: number; heldOut: number }>>
 try {
   for (const dir of values.dataset ?? []) {
     const dataset = await readEvalDataset(resolve(dir));
-    const tenants = new Map<string, { tenantId: string; headers: Record<string, string> }>();
-    const docsOf = new Map<string, string[]>();
-    for (const group of [...new Set(dataset.documents.map((d) => d.group))]) {
-      const tenant = await core.createTenant(`${dataset.name}-${group || "all"}`);
-      tenants.set(group, tenant);
-      const docs = dataset.documents.filter((d) => d.group === group);
-      // The first write alone: it creates the tenant's vector table.
-      for (let i = 0; i < docs.length; i += i === 0 ? 1 : 4) {
-        await Promise.all(
-          docs.slice(i, i === 0 ? 1 : i + 4).map(async (doc) => {
-            const response = await core.clients.ingest.storeMemory(
-              { content: doc.text, ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}) },
-              { headers: tenant.headers },
-            );
-            const id = response.memory?.memoryId ?? "";
-            docsOf.set(id, [...(docsOf.get(id) ?? []), doc.id]);
-          }),
-        );
-      }
-      await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {
-        maxFragments: 1,
-      });
-    }
+    const { tenants, docsOf } = await ingestEvalDataset(core, dataset);
     const queries: QueryChannels[] = [];
     for (const query of dataset.queries) {
       const tenant = tenants.get(query.group);
       if (tenant === undefined) continue;
-      const toDocument = (memoryId: string) => {
-        const docs = docsOf.get(memoryId) ?? [memoryId];
-        return docs.find((d) => query.relevant.has(d)) ?? docs[0] ?? memoryId;
-      };
+      const toDocuments = (memoryIds: readonly string[]) => [
+        ...new Set(toDocumentIds(memoryIds, docsOf, query.relevant)),
+      ];
       const fulltext = await core.clients.recall.recall(
         {
           query: query.text,
@@ -125,8 +102,8 @@ try {
       );
       queries.push({
         relevant: query.relevant,
-        fulltext: [...new Set(fulltext.hits.map((h) => toDocument(h.memoryId)))],
-        vector: [...new Set(vectorHits.map((h) => toDocument(h.memoryId)))],
+        fulltext: toDocuments(fulltext.hits.map((h) => h.memoryId)),
+        vector: toDocuments(vectorHits.map((h) => h.memoryId)),
         bestDistance: vectorHits[0]?.distance,
       });
     }

@@ -1,0 +1,63 @@
+import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
+import type { EvalDataset } from "./read-eval-dataset.js";
+import type { EvalCore } from "./start-eval-core.js";
+
+export interface EvalTenant {
+  readonly tenantId: string;
+  readonly headers: Record<string, string>;
+}
+
+export interface IngestedDataset {
+  /** Query group → the tenant holding that group's documents. */
+  readonly tenants: ReadonlyMap<string, EvalTenant>;
+  /** Memory id → the evaluation documents it stores (identical texts are one memory). */
+  readonly docsOf: ReadonlyMap<string, readonly string[]>;
+  readonly chunks: number;
+  readonly ms: number;
+}
+
+/** Ingests a set's documents through IngestService.StoreMemory, one tenant per group. */
+export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): Promise<IngestedDataset> {
+  const tenants = new Map<string, EvalTenant>();
+  const docsOf = new Map<string, string[]>();
+  let chunks = 0;
+  const started = performance.now();
+  for (const group of [...new Set(dataset.documents.map((d) => d.group))]) {
+    const tenant = await core.createTenant(`${dataset.name}-${group || "all"}`);
+    tenants.set(group, tenant);
+    const docs = dataset.documents.filter((d) => d.group === group);
+    // A few writes at a time, as several clients would — after a first one alone, which creates the
+    // tenant's vector table (concurrent first writes race on the table's creation in LanceDB).
+    for (let i = 0; i < docs.length; i += i === 0 ? 1 : 4) {
+      await Promise.all(
+        docs.slice(i, i === 0 ? 1 : i + 4).map(async (doc) => {
+          const response = await core.clients.ingest.storeMemory(
+            { content: doc.text, ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}) },
+            { headers: tenant.headers },
+          );
+          const id = response.memory?.memoryId ?? "";
+          chunks += response.memory?.chunksWritten ?? 0;
+          // Identical texts are one memory (idempotent store); every such document counts as relevant.
+          docsOf.set(id, [...(docsOf.get(id) ?? []), doc.id]);
+        }),
+      );
+    }
+    // As the worker would after these writes (it is off here): one fragment instead of one per write.
+    await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {
+      maxFragments: 1,
+    });
+  }
+  return { tenants, docsOf, chunks, ms: performance.now() - started };
+}
+
+/** Memory ids → evaluation document ids, preferring a relevant document where a memory stores several. */
+export function toDocumentIds(
+  memoryIds: readonly string[],
+  docsOf: ReadonlyMap<string, readonly string[]>,
+  relevant: ReadonlySet<string>,
+): string[] {
+  return memoryIds.map((id) => {
+    const docs = docsOf.get(id) ?? [id];
+    return docs.find((d) => relevant.has(d)) ?? docs[0] ?? id;
+  });
+}
