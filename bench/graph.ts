@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { DEFAULT_FAN_OUT, expandNeighbours } from "../core/graph/expand-neighbours.js";
+import { DEFAULT_FAN_OUT, expandNeighbours } from "../core/recall/graph/expand-neighbours.js";
 import type { Database } from "../core/store/database.js";
 import { graphClient, storeMemory, testModels } from "../test/graph/graph-test-kit.js";
 import { startTestService } from "../test/helpers/test-service.js";

@@ -11,10 +11,10 @@ import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/r
 import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
+import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
 import { createRateLimitInterceptor } from "./auth/rate-limit-interceptor.js";
-import { createRateLimiters, type RateLimiters } from "./auth/rate-limiters.js";
 import { createBillingService } from "./billing/billing-service.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";

@@ -10,11 +10,11 @@ import {
   validatorCompiler,
 } from "fastify-type-provider-zod";
 import type { Logger } from "../config/logger.js";
+import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";
-import type { CoreClients } from "./core-clients.js";
 import { type IpLimiterSource, installIpRateLimits } from "./ip-rate-limit.js";
 
 export interface EdgeOptions {

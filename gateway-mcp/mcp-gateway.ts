@@ -1,9 +1,9 @@
 import type { CallOptions } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { CoreClients } from "../edge/core-clients.js";
-import { forwardedHeaders } from "../edge/credentials.js";
-import { GATEWAY_HEADER, MCP_GATEWAY } from "../edge/gateway-metadata.js";
+import type { CoreClients } from "../gateway-kit/core-clients.js";
+import { forwardedHeaders } from "../gateway-kit/credentials.js";
+import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { discoveryDocument } from "./discovery-document.js";
 import { handleRequest, type RequestContext } from "./handle-request.js";

@@ -1,5 +1,5 @@
 import { Code } from "@connectrpc/connect";
-import { planGateBody, readErrorDetails } from "../edge/error-details.js";
+import { planGateBody, readErrorDetails } from "../gateway-kit/error-details.js";
 import { JSON_RPC_CODES, type JsonRpcCode } from "./json-rpc-codes.js";
 import { JsonRpcError } from "./json-rpc-error.js";
 

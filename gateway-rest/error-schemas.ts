@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RouteAuth } from "../edge/credentials.js";
+import type { RouteAuth } from "../gateway-kit/credentials.js";
 
 /** Spec "Generic error body": `{ error: string }`. */
 export const errorBodySchema = z

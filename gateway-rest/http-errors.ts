@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { type ErrorDetails, planGateBody, readErrorDetails } from "../edge/error-details.js";
+import { type ErrorDetails, planGateBody, readErrorDetails } from "../gateway-kit/error-details.js";
 
 /** An HTTP answer for a failed request: status, JSON body and extra headers. */
 export interface HttpError {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { CoreClients } from "../edge/core-clients.js";
-import type { RouteAuth } from "../edge/credentials.js";
+import type { CoreClients } from "../gateway-kit/core-clients.js";
+import type { RouteAuth } from "../gateway-kit/credentials.js";
 import { toRequestError } from "./http-errors.js";
 import type { RestRouteOptions, RestSurface } from "./route-options.js";
 import { authRoutes } from "./routes/auth.js";

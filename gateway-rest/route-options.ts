@@ -1,7 +1,7 @@
 import { type CallOptions, Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { CoreClients } from "../edge/core-clients.js";
-import { forwardedHeaders, type RouteAuth, SESSION_COOKIE } from "../edge/credentials.js";
+import type { CoreClients } from "../gateway-kit/core-clients.js";
+import { forwardedHeaders, type RouteAuth, SESSION_COOKIE } from "../gateway-kit/credentials.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -13,7 +13,7 @@ import { loadModels, type Models } from "../../core/models/load-models.js";
 import { type Storage, startStorage } from "../../core/start-storage.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
-import { type CoreClients, createCoreClients } from "../../edge/core-clients.js";
+import { type CoreClients, createCoreClients } from "../../gateway-kit/core-clients.js";
 
 /**
  * Core as the product composes it — storage (PostgreSQL, LanceDB), the configured models, every

@@ -1,8 +1,8 @@
 import type { Interceptor } from "@connectrpc/connect";
+import { GATEWAY_HEADER, MCP_GATEWAY } from "../../lib/gateway-metadata.js";
+import type { RateLimiters } from "../../lib/rate-limit/rate-limiters.js";
 import { rateLimited } from "../errors.js";
-import { GATEWAY_HEADER, MCP_GATEWAY } from "./gateway-metadata.js";
 import { clientIpKey, principalKey } from "./principal.js";
-import type { RateLimiters } from "./rate-limiters.js";
 
 /**
  * Per-credential limits after authentication (spec "Limits"), in core so direct gRPC clients are

@@ -2,11 +2,11 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
 import { IndexStatus } from "../../gen/memory/v1/memory_pb.js";
 import { tenantCaller } from "../auth/caller.js";
-import { readQuota } from "../ingest/quota.js";
+import { readQuota } from "../memories/quota.js";
+import { RELATION_TYPES } from "../memories/relation-types.js";
 import { linkMemories } from "./link-memories.js";
 import { listRelations } from "./list-relations.js";
 import { readGraphSchema } from "./read-graph-schema.js";
-import { RELATION_TYPES } from "./relation-types.js";
 import { unlinkMemories } from "./unlink-memories.js";
 import { type UpdateFactDeps, updateFact } from "./update-fact.js";
 

@@ -1,6 +1,6 @@
 import { notFound } from "../errors.js";
+import type { MemoryKindName, MemoryTypeName } from "../memories/relation-types.js";
 import type { TransactionSql } from "../store/database.js";
-import type { MemoryKindName, MemoryTypeName } from "./relation-types.js";
 
 /** A memory id as given, and the current version of its lineage that an edge attaches to. */
 export interface ResolvedVersion {

@@ -1,7 +1,7 @@
+import { lockTenantGraph } from "../memories/graph-lock.js";
+import type { RelationType } from "../memories/relation-types.js";
 import type { TransactionSql } from "../store/database.js";
-import { lockTenantGraph } from "./graph-lock.js";
 import { relationError } from "./relation-error.js";
-import type { RelationType } from "./relation-types.js";
 import { relationTypeViolation } from "./relation-violation.js";
 import { type ResolvedVersion, resolveCurrentVersions } from "./resolve-current-versions.js";
 

@@ -2,20 +2,25 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
 import { coreError, notFound } from "../errors.js";
-import { closeVersions } from "../ingest/close-versions.js";
-import { finishIndexing } from "../ingest/finish-indexing.js";
-import type { IngestHooks } from "../ingest/ingest-deps.js";
-import { providerFailure } from "../ingest/ingest-errors.js";
-import { checkMemorySize, checkUploadSize, requireContent } from "../ingest/ingest-limits.js";
-import { type PreparedContent, prepareMemoryContent } from "../ingest/prepare-memory-content.js";
-import { writeMemoryVersion } from "../ingest/write-memory-version.js";
+import { carryOverEdges } from "../memories/carry-over-edges.js";
+import { closeVersions } from "../memories/close-versions.js";
+import { finishIndexing } from "../memories/finish-indexing.js";
+import { lockTenantGraph } from "../memories/graph-lock.js";
+import { providerFailure } from "../memories/indexing-errors.js";
+import type { IndexingHooks } from "../memories/memory-deps.js";
+import { checkMemorySize, checkUploadSize, requireContent } from "../memories/memory-limits.js";
+import { type PreparedContent, prepareMemoryContent } from "../memories/prepare-memory-content.js";
+import {
+  findRelationType,
+  type MemoryKindName,
+  type MemoryTypeName,
+  SUPERSEDES,
+} from "../memories/relation-types.js";
+import { writeMemoryVersion } from "../memories/write-memory-version.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
-import { carryOverEdges } from "./carry-over-edges.js";
-import { lockTenantGraph } from "./graph-lock.js";
-import { findRelationType, type MemoryKindName, type MemoryTypeName, SUPERSEDES } from "./relation-types.js";
 import { writeEdgePair } from "./write-edge-pair.js";
 
 export interface UpdateFactDeps {
@@ -23,7 +28,7 @@ export interface UpdateFactDeps {
   readonly vectors: VectorStore;
   readonly embedder: EmbeddingProvider;
   readonly logger: Logger;
-  readonly hooks?: IngestHooks;
+  readonly hooks?: IndexingHooks;
 }
 
 export interface UpdateFactInput {

@@ -1,4 +1,4 @@
-import type { IngestDeps } from "./ingest-deps.js";
+import type { MemoryDeps } from "../memories/memory-deps.js";
 
 export interface VectorDrift {
   /** The embedding space examined: the current embedder's. */
@@ -16,7 +16,7 @@ export interface VectorDrift {
  * are only written after their chunks committed, so every vector seen then has its chunk in the
  * PostgreSQL read that follows — a write racing this check is never mistaken for an orphan.
  */
-export async function findVectorDrift(deps: IngestDeps, tenantId: string): Promise<VectorDrift> {
+export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promise<VectorDrift> {
   const space = deps.embedder.id;
   const rows = await deps.vectors.scan(tenantId, space);
   const chunks = await deps.db.withTenant(

@@ -1,7 +1,7 @@
+import type { MemoryDeps } from "../memories/memory-deps.js";
+import { enqueueIndexMemory, INDEX_MEMORY_TASK } from "../memories/memory-jobs.js";
 import { completeFromChunks } from "./complete-from-chunks.js";
 import { findVectorDrift } from "./find-vector-drift.js";
-import type { IngestDeps } from "./ingest-deps.js";
-import { enqueueIndexMemory, INDEX_MEMORY_TASK } from "./ingest-jobs.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
 export interface ReconcileOptions {
@@ -32,7 +32,7 @@ const DEFAULT_MIN_AGE_MS = 120_000;
  * - vectors without a chunk, or of a failed memory, are removed; validity is copied from PostgreSQL.
  */
 export async function reconcileTenant(
-  deps: IngestDeps,
+  deps: MemoryDeps,
   tenantId: string,
   options: ReconcileOptions = {},
 ): Promise<ReconcileReport> {
@@ -90,7 +90,7 @@ export async function reconcileTenant(
  * count, and the new job enqueued instead runs at once (the old one, should it be alive, is harmless:
  * indexing is idempotent).
  */
-async function hasPendingJob(deps: IngestDeps, memoryId: string): Promise<boolean> {
+async function hasPendingJob(deps: MemoryDeps, memoryId: string): Promise<boolean> {
   const rows = await deps.db.sql`
     select 1 from graphile_worker.jobs
     where key = ${`${INDEX_MEMORY_TASK}:${memoryId}`} and attempts < max_attempts

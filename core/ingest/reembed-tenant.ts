@@ -1,5 +1,5 @@
+import type { MemoryDeps } from "../memories/memory-deps.js";
 import { completeFromChunks } from "./complete-from-chunks.js";
-import type { IngestDeps } from "./ingest-deps.js";
 
 export interface ReembedReport {
   readonly migrated: number;
@@ -15,7 +15,7 @@ const BATCH = 50;
  * no version uses any more are dropped. Spaces are never mixed: until a version is migrated, vector
  * search in the new space simply does not see it (BM25 still does). Resumable and idempotent.
  */
-export async function reembedTenant(deps: IngestDeps, tenantId: string): Promise<ReembedReport> {
+export async function reembedTenant(deps: MemoryDeps, tenantId: string): Promise<ReembedReport> {
   const space = deps.embedder.id;
   let migrated = 0;
   for (;;) {

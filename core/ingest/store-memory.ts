@@ -5,9 +5,9 @@ import {
   StoreMemoryResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
+import { checkMemorySize, requireContent } from "../memories/memory-limits.js";
+import { memoryTypeName } from "../memories/memory-type.js";
 import { resolveTitle } from "./derive-title.js";
-import { checkMemorySize, requireContent } from "./ingest-limits.js";
-import { memoryTypeName } from "./memory-type.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
 import { type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
 

@@ -1,20 +1,24 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
+import { finishIndexing } from "../memories/finish-indexing.js";
+import { failureDetail, ingestFailed, providerFailure } from "../memories/indexing-errors.js";
+import {
+  insertMemoryRow,
+  type MemoryKindName,
+  type MemoryStatusName,
+} from "../memories/insert-memory-row.js";
+import type { MemoryDeps } from "../memories/memory-deps.js";
+import { enqueueIndexMemory } from "../memories/memory-jobs.js";
+import { ASYNC_THRESHOLD_CHARACTERS } from "../memories/memory-limits.js";
+import type { MemoryTypeName } from "../memories/memory-type.js";
+import { chunkContent, embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
+import { countMemories, type QuotaCaller, quotaOf, reserveQuota } from "../memories/quota.js";
+import { type WrittenVersion, writeMemoryVersion } from "../memories/write-memory-version.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { TransactionSql } from "../store/database.js";
 import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
-import { finishIndexing } from "./finish-indexing.js";
-import type { IngestDeps } from "./ingest-deps.js";
-import { failureDetail, ingestFailed, providerFailure } from "./ingest-errors.js";
-import { enqueueIndexMemory } from "./ingest-jobs.js";
-import { ASYNC_THRESHOLD_CHARACTERS } from "./ingest-limits.js";
-import { insertMemoryRow, type MemoryKindName, type MemoryStatusName } from "./insert-memory-row.js";
-import type { MemoryTypeName } from "./memory-type.js";
-import { chunkContent, embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
-import { countMemories, type QuotaCaller, quotaOf, reserveQuota } from "./quota.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
-import { type WrittenVersion, writeMemoryVersion } from "./write-memory-version.js";
 
 export interface NewMemory {
   readonly caller: QuotaCaller;
@@ -42,7 +46,7 @@ export interface NewMemoryOutcome {
   readonly quota: Quota;
 }
 
-export interface WriteNewMemoryDeps extends IngestDeps {
+export interface WriteNewMemoryDeps extends MemoryDeps {
   /** Where the plan-gate error sends the user (spec: upgradeUrl). */
   readonly upgradeUrl: string;
 }

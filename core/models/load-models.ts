@@ -2,12 +2,12 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
-import { createBuiltinReranker } from "../recall/rerank/create-builtin-reranker.js";
 import { approximateTokenizer } from "./builtin/approximate-token-count.js";
 import {
   type BuiltinEmbedderOptions,
   createBuiltinEmbedderWithLexicon,
 } from "./builtin/create-builtin-embedder.js";
+import { createBuiltinReranker } from "./builtin/create-builtin-reranker.js";
 import { createEmbeddingProvider } from "./create-embedding-provider.js";
 import { createReranker } from "./create-reranker.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";

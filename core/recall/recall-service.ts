@@ -12,7 +12,7 @@ import {
 } from "../../gen/memory/v1/recall_service_pb.js";
 import { tenantCaller } from "../auth/caller.js";
 import { invalidArgument } from "../errors.js";
-import { readQuota } from "../ingest/quota.js";
+import { readQuota } from "../memories/quota.js";
 import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats, recordRecallLatency } from "./read-recall-stats.js";

@@ -1,13 +1,15 @@
 import type { Logger } from "../../config/logger.js";
-import { expandNeighbours } from "../graph/expand-neighbours.js";
+import { stemGermanLikeIndex } from "../models/builtin/stem-like-index.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Reranker } from "../models/reranker.js";
 import type { Database, TransactionSql } from "../store/database.js";
+import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
 import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { type FusedMemory, fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
 import { vectorChannelWeight, vectorLeadDistance } from "./fuse/vector-lead-weight.js";
+import { expandNeighbours } from "./graph/expand-neighbours.js";
 import { spreadGraphScores } from "./graph/spread-graph-scores.js";
 import { type CandidateChunk, readCandidateChunks, readFirstChunks } from "./read-candidate-chunks.js";
 import type { RecallOptions } from "./recall-options.js";
@@ -16,8 +18,6 @@ import { type FulltextResult, searchFulltext } from "./search-fulltext.js";
 import { searchVectors } from "./search-vectors.js";
 import { trimSnippet } from "./snippet/trim-snippet.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
-import { stemGermanLikeIndex } from "./stem-like-index.js";
-import { withTenantSnapshot } from "./with-tenant-snapshot.js";
 
 export interface RecallDeps {
   readonly db: Database;

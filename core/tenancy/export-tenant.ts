@@ -1,8 +1,8 @@
 import type { Logger } from "../../config/logger.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
-import { withTenantSnapshot } from "../recall/with-tenant-snapshot.js";
 import type { Database } from "../store/database.js";
+import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import { selectAuditEntries } from "./audit-entries.js";
 import { readMemoriesInBatches } from "./read-memories-in-batches.js";
 import { recordAudit } from "./record-audit.js";

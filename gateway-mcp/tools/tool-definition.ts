@@ -1,7 +1,7 @@
 import type { CallOptions } from "@connectrpc/connect";
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { CoreClients } from "../../edge/core-clients.js";
+import type { CoreClients } from "../../gateway-kit/core-clients.js";
 import { invalidParams } from "../json-rpc-error.js";
 
 /** What a tool's translation gets per call: the core clients and the caller's forwarded credentials. */

@@ -2,7 +2,8 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { SESSION_COOKIE } from "../../edge/credentials.js";
+import { SESSION_COOKIE } from "../../gateway-kit/credentials.js";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
 import {
   CompleteSignInRequestSchema,
@@ -11,7 +12,6 @@ import {
 } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { enumWord, enumWords } from "../proto-enums.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /** The auth routes also need the configured public URL: links, redirects and the cookie's Secure flag. */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import { RequestCancellationRequestSchema } from "../../gen/memory/v1/billing_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const fields = RequestCancellationRequestSchema.field;

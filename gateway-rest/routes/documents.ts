@@ -2,11 +2,11 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import { IngestDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { IndexStatusSchema } from "../../gen/memory/v1/memory_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { enumWord } from "../proto-enums.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /**

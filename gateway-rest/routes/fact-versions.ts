@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 import { MEMORY_BODY_LIMIT } from "./memory-entries.js";
 

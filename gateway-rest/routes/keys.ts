@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import {
   CreateProviderKeyRequestSchema,
   DeleteProviderKeyRequestSchema,
@@ -9,7 +10,6 @@ import {
 } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const create = CreateProviderKeyRequestSchema.field;

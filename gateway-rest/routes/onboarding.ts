@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoEnumField, protoString } from "../../gateway-kit/proto-rules.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
 import { OnboardRequestSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { enumNumber } from "../proto-enums.js";
-import { protoEnumField, protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const fields = OnboardRequestSchema.field;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
 import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
-import { protoInt, protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const fields = RecallRequestSchema.field;

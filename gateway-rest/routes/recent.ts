@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoInt } from "../../gateway-kit/proto-rules.js";
 import { IndexStatusSchema, MemoryKindSchema } from "../../gen/memory/v1/memory_pb.js";
 import { ListRecentRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
 import { enumWord, enumWords } from "../proto-enums.js";
-import { protoInt } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /** k 1..50, default 10 (spec "Limits": list_recent k). Query strings carry text, hence coerce. */

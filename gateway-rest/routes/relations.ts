@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import {
   LinkRequestSchema,
   ListRelationsRequestSchema,
   UnlinkRequestSchema,
 } from "../../gen/memory/v1/graph_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /** A relation triple; ids are uuids, relType UPPER_SNAKE_CASE (spec "Relation (edge)"). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
 import {
   type ApiToken,
   CreateTokenRequestSchema,
@@ -10,7 +11,6 @@ import {
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
 import { enumNumber, enumWord, protoEnum } from "../proto-enums.js";
-import { protoString } from "../proto-rules.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const scopeSchema = protoEnum(ScopeSchema);

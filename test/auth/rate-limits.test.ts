@@ -1,9 +1,9 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
-import { CLIENT_IP_HEADER, GATEWAY_HEADER, MCP_GATEWAY } from "../../edge/gateway-metadata.js";
 import { RetryInfoSchema } from "../../gen/memory/v1/errors_pb.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { CLIENT_IP_HEADER, GATEWAY_HEADER, MCP_GATEWAY } from "../../lib/gateway-metadata.js";
 import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import {

@@ -1,8 +1,8 @@
 import test from "ava";
 import { Redis } from "ioredis";
 import { createLogger } from "../../config/logger.js";
-import type { LimitSpec } from "../../core/auth/limiter.js";
-import { createRateLimiters, type RateLimiters } from "../../core/auth/rate-limiters.js";
+import type { LimitSpec } from "../../lib/rate-limit/limiter.js";
+import { createRateLimiters, type RateLimiters } from "../../lib/rate-limit/rate-limiters.js";
 import { waitFor } from "../helpers/test-service.js";
 
 // The sliding window the spec asks of sign-in, against the fixed window rate-limiter-flexible

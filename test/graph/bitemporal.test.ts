@@ -1,8 +1,8 @@
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import test from "ava";
-import { expandNeighbours } from "../../core/graph/expand-neighbours.js";
-import { RELATION_TYPES } from "../../core/graph/relation-types.js";
+import { RELATION_TYPES } from "../../core/memories/relation-types.js";
 import { padToStoredDim } from "../../core/models/pad-to-stored-dim.js";
+import { expandNeighbours } from "../../core/recall/graph/expand-neighbours.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { graphClient, recallClient, storeMemory, testModels } from "./graph-test-kit.js";
 

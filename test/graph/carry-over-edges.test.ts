@@ -1,7 +1,7 @@
 import test from "ava";
-import { carryOverEdges } from "../../core/graph/carry-over-edges.js";
-import { lockTenantGraph } from "../../core/graph/graph-lock.js";
-import { closeVersions } from "../../core/ingest/close-versions.js";
+import { carryOverEdges } from "../../core/memories/carry-over-edges.js";
+import { closeVersions } from "../../core/memories/close-versions.js";
+import { lockTenantGraph } from "../../core/memories/graph-lock.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertEdgePair, insertMemory } from "./graph-fixtures.js";

@@ -1,6 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
-import { expandNeighbours, type Neighbour } from "../../core/graph/expand-neighbours.js";
+import { expandNeighbours, type Neighbour } from "../../core/recall/graph/expand-neighbours.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { type FixtureNode, insertEdgePair, insertMemory } from "./graph-fixtures.js";

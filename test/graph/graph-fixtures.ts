@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { MemoryKindName, MemoryTypeName } from "../../core/graph/relation-types.js";
+import type { MemoryKindName, MemoryTypeName } from "../../core/memories/relation-types.js";
 import type { Sql } from "../../core/store/database.js";
 
 // Direct SQL fixtures for the traversal tests, which need graphs of hundreds of nodes with exact

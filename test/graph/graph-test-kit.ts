@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Client, Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { ExecutionContext } from "ava";
-import type { MemoryKindName, MemoryTypeName } from "../../core/graph/relation-types.js";
+import type { MemoryKindName, MemoryTypeName } from "../../core/memories/relation-types.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Models } from "../../core/models/load-models.js";
 import { ErrorInfoSchema } from "../../gen/memory/v1/errors_pb.js";

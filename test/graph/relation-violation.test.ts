@@ -1,16 +1,16 @@
 import test from "ava";
 import fc from "fast-check";
 import {
-  findRelationType,
-  MEMORY_KINDS,
-  MEMORY_TYPES,
-  RELATION_TYPES,
-} from "../../core/graph/relation-types.js";
-import {
   type Endpoint,
   endpointViolation,
   relationTypeViolation,
 } from "../../core/graph/relation-violation.js";
+import {
+  findRelationType,
+  MEMORY_KINDS,
+  MEMORY_TYPES,
+  RELATION_TYPES,
+} from "../../core/memories/relation-types.js";
 
 // The registry rules as pure functions: which rule fires for which input, and that its message
 // names it. Service-level tests (link.test.ts) show the same through gRPC, MCP and REST.

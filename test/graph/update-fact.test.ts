@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import test from "ava";
-import { expandNeighbours } from "../../core/graph/expand-neighbours.js";
 import { padToStoredDim } from "../../core/models/pad-to-stored-dim.js";
+import { expandNeighbours } from "../../core/recall/graph/expand-neighbours.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { expectCode, graphClient, storeMemory, testModels } from "./graph-test-kit.js";
 

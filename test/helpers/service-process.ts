@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { waitFor } from "./test-service.js";
 
-/** `npm start` as a child process (node --import tsx main.ts), with its output collected. */
+/** `npm start` as a child process (node --import tsx apps/all-in-one.ts), with its output collected. */
 export interface ServiceProcess {
   readonly child: ChildProcess;
   readonly output: () => string;
@@ -10,7 +10,7 @@ export interface ServiceProcess {
 }
 
 export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/all-in-one.ts"], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

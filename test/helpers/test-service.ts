@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { type RunningService, startService } from "../../apps/start-service.js";
 import { loadConfig } from "../../config/config.js";
 import { createLogger } from "../../config/logger.js";
 import type { PlanName, Scope } from "../../core/auth/principal.js";
@@ -9,7 +10,6 @@ import type { Models } from "../../core/models/load-models.js";
 import type { LimitsOverride } from "../../core/plans/plans.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
-import { type RunningService, startService } from "../../service/start-service.js";
 import { TEST_LEXICON_CACHE_DIR } from "./lexicon-cache.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
 import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import type { TestService } from "../helpers/test-service.js";
 import { crashDuringWrite } from "./crash-write.js";
 import {
@@ -19,7 +19,7 @@ import {
 // finds nothing left to do.
 
 let service: TestService;
-let deps: IngestDeps;
+let deps: MemoryDeps;
 
 test.before(async () => {
   // No worker: nothing but the reconcile calls below may repair anything.

@@ -1,9 +1,9 @@
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
-import { REEMBED_TENANT_TASK } from "../../core/ingest/ingest-jobs.js";
 import { reembedTenant } from "../../core/ingest/reembed-tenant.js";
-import { runMaintenanceSweep } from "../../core/ingest/schedule-maintenance.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { REEMBED_TENANT_TASK } from "../../core/memories/memory-jobs.js";
+import { runMaintenanceSweep } from "../../core/memories/schedule-maintenance.js";
 import { createBuiltinEmbedder } from "../../core/models/builtin/create-builtin-embedder.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { TestService } from "../helpers/test-service.js";
@@ -15,7 +15,7 @@ import { ingestClient, readChunks, readMemory, startIngestService } from "./inge
 
 let service: TestService;
 let next: EmbeddingProvider;
-let deps: IngestDeps;
+let deps: MemoryDeps;
 
 test.before(async () => {
   service = await startIngestService({ worker: false });

@@ -9,7 +9,7 @@ import {
 } from "../../core/recall/bm25/read-collection-statistics.js";
 import { searchBm25 } from "../../core/recall/bm25/search-bm25.js";
 import { searchBm25At } from "../../core/recall/bm25/search-bm25-at.js";
-import { withTenantSnapshot } from "../../core/recall/with-tenant-snapshot.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, recount, supersede } from "./recall-fixtures.js";
 

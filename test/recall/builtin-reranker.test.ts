@@ -1,8 +1,8 @@
 import test from "ava";
+import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
+import { rerankFeatures } from "../../core/models/builtin/rerank-features.js";
+import { analyzeRerankQuery } from "../../core/models/builtin/rerank-query.js";
 import { blendReranked } from "../../core/recall/rerank/blend-reranked.js";
-import { createBuiltinReranker } from "../../core/recall/rerank/create-builtin-reranker.js";
-import { rerankFeatures } from "../../core/recall/rerank/rerank-features.js";
-import { analyzeRerankQuery } from "../../core/recall/rerank/rerank-query.js";
 
 const now = new Date("2026-06-11T12:00:00Z");
 

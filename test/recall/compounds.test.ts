@@ -2,7 +2,7 @@ import test from "ava";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { searchFulltext } from "../../core/recall/search-fulltext.js";
-import { withTenantSnapshot } from "../../core/recall/with-tenant-snapshot.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { LEXICON_CACHE } from "../ingest/ingest-test-kit.js";
 import { insertMemory, insertTenant } from "./recall-fixtures.js";

@@ -1,7 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
+import { stemGermanLikeIndex } from "../../core/models/builtin/stem-like-index.js";
 import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
-import { stemGermanLikeIndex } from "../../core/recall/stem-like-index.js";
 
 const stem = stemGermanLikeIndex;
 

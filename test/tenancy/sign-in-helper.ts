@@ -1,5 +1,5 @@
 import { MAGIC_LINK_LOG_MESSAGE } from "../../core/tenancy/magic-link-mailer.js";
-import { SESSION_COOKIE } from "../../edge/credentials.js";
+import { SESSION_COOKIE } from "../../gateway-kit/credentials.js";
 import { type TestService, waitFor } from "../helpers/test-service.js";
 
 let ipCounter = 0;

@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import { indexQueuedMemory } from "../../core/ingest/index-queued-memory.js";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { memoryPayload } from "./tenant-payload.js";
 
 /**
@@ -8,7 +8,7 @@ import { memoryPayload } from "./tenant-payload.js";
  * reconcile found interrupted). Throwing hands the job back to graphile-worker, which retries with
  * exponential backoff; the last attempt marks the memory failed instead.
  */
-export function indexMemoryTask(deps: IngestDeps): Task {
+export function indexMemoryTask(deps: MemoryDeps): Task {
   return async (payload, helpers) => {
     const { tenantId, memoryId } = memoryPayload.parse(payload);
     const final = helpers.job.attempts >= helpers.job.max_attempts;

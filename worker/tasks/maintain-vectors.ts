@@ -1,10 +1,10 @@
 import type { Task } from "graphile-worker";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
 import { spacePayload } from "./tenant-payload.js";
 
 /** Compacts one (tenant, space) vector table and builds its ANN index above the threshold. */
-export function maintainVectorsTask(deps: IngestDeps): Task {
+export function maintainVectorsTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId, space } = spacePayload.parse(payload);
     const result = await maintainVectorTable(deps.vectors, tenantId, space);

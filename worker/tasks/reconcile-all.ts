@@ -1,9 +1,9 @@
 import type { Task } from "graphile-worker";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
-import { runMaintenanceSweep } from "../../core/ingest/schedule-maintenance.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { runMaintenanceSweep } from "../../core/memories/schedule-maintenance.js";
 
 /** The periodic sweep over all tenants (core/ingest/schedule-maintenance.ts); reschedules itself. */
-export function reconcileAllTask(deps: IngestDeps): Task {
+export function reconcileAllTask(deps: MemoryDeps): Task {
   return async () => {
     const tables = await deps.vectors.listTables();
     const counts = await runMaintenanceSweep(deps.db.sql, deps.embedder.id, tables);

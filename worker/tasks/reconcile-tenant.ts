@@ -1,10 +1,10 @@
 import type { Task } from "graphile-worker";
-import type { IngestDeps } from "../../core/ingest/ingest-deps.js";
 import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */
-export function reconcileTenantTask(deps: IngestDeps): Task {
+export function reconcileTenantTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId } = tenantPayload.parse(payload);
     const report = await reconcileTenant(deps, tenantId);

@@ -6,7 +6,7 @@ import {
   RECONCILE_ALL_TASK,
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
-} from "../../core/ingest/ingest-jobs.js";
+} from "../../core/memories/memory-jobs.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Database } from "../../core/store/database.js";
 import type { VectorStore } from "../../core/vectors/vector-store.js";

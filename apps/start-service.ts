@@ -6,8 +6,8 @@ import type { Logger } from "../config/logger.js";
 import type { Core } from "../core/create-core.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
-import { type CoreClients, createCoreClients } from "../edge/core-clients.js";
 import { createEdge } from "../edge/create-edge.js";
+import { type CoreClients, createCoreClients } from "../gateway-kit/core-clients.js";
 import type { Worker } from "../worker/create-worker.js";
 import { startCoreStack } from "./start-core-stack.js";
 

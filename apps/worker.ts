@@ -2,7 +2,7 @@ import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { loadModels } from "../core/models/load-models.js";
 import { startStorage } from "../core/start-storage.js";
-import { startConfiguredWorker } from "./start-configured-worker.js";
+import { startConfiguredWorker } from "./start-worker.js";
 
 // `npm run start:worker`: background jobs alone (async indexing, reconciliation, webhooks), as many
 // replicas as needed on the same queue. Needs the shared DATABASE_URL and LANCEDB_URI.

@@ -5,7 +5,7 @@ import {
   RECONCILE_ALL_TASK,
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
-} from "./ingest-jobs.js";
+} from "./memory-jobs.js";
 
 /** How often the worker sweeps every tenant for drift, compaction, indexes and re-embedding. */
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;

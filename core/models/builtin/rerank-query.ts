@@ -1,9 +1,9 @@
-import { tokenizeWords } from "../../models/builtin/tokenize-words.js";
-import { createWordIdf } from "../../models/builtin/word-idf.js";
-import { expandQueryTerms } from "../../models/lexicon/expand-query-terms.js";
-import type { Lexicon } from "../../models/lexicon/lexicon.js";
-import { STOPWORDS } from "../../models/lexicon/stopwords.js";
-import { stemEnglishWord, stemGermanLikeIndex } from "../stem-like-index.js";
+import { expandQueryTerms } from "../lexicon/expand-query-terms.js";
+import type { Lexicon } from "../lexicon/lexicon.js";
+import { STOPWORDS } from "../lexicon/stopwords.js";
+import { stemEnglishWord, stemGermanLikeIndex } from "./stem-like-index.js";
+import { tokenizeWords } from "./tokenize-words.js";
+import { createWordIdf } from "./word-idf.js";
 
 /**
  * One content word of the query, as the built-in reranker matches it: any of its stems (German and

@@ -1,12 +1,12 @@
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
-import { createRateLimiters, type RateLimiters } from "../core/auth/rate-limiters.js";
 import { type Core, createCore } from "../core/create-core.js";
 import { loadModels, type Models } from "../core/models/load-models.js";
 import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
+import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { remoteWorkerCheck, type Worker } from "../worker/create-worker.js";
-import { startConfiguredWorker } from "../worker/start-configured-worker.js";
+import { startConfiguredWorker } from "./start-worker.js";
 
 /** Everything behind the gateways: storage, models, worker, rate limiters, core and its gRPC server. */
 export interface CoreStack {

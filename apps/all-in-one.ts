@@ -1,8 +1,8 @@
-import { loadConfigOrExit, onShutdownSignal } from "./config/load-or-exit.js";
-import { createLogger } from "./config/logger.js";
-import { readVersion } from "./config/read-version.js";
-import { bootstrapDefaultTenant } from "./core/tenancy/bootstrap-default-tenant.js";
-import { startService } from "./service/start-service.js";
+import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
+import { createLogger } from "../config/logger.js";
+import { readVersion } from "../config/read-version.js";
+import { bootstrapDefaultTenant } from "../core/tenancy/bootstrap-default-tenant.js";
+import { startService } from "./start-service.js";
 
 // `npm start`: the whole service in one process on embedded defaults — core gRPC server, the HTTP
 // edge with both gateways (in-process transport to core), and the worker. The parts also run alone:

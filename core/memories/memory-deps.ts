@@ -7,18 +7,18 @@ import type { VectorStore } from "../vectors/vector-store.js";
  * Test seams at the two points where a crash leaves PostgreSQL and LanceDB apart (the reconcile test
  * kills a process there). Production code passes none.
  */
-export interface IngestHooks {
+export interface IndexingHooks {
   /** After the PostgreSQL transaction with the memory and its chunks committed, before LanceDB. */
   afterPostgresCommit?(memoryId: string): Promise<void>;
   /** After the vectors are in LanceDB, before the chunks are marked vector_stored. */
   afterVectorsStored?(memoryId: string): Promise<void>;
 }
 
-/** What the ingest use cases and worker jobs need. */
-export interface IngestDeps {
+/** What writing and indexing memory versions needs: ingest, update_fact and the worker jobs. */
+export interface MemoryDeps {
   readonly db: Database;
   readonly vectors: VectorStore;
   readonly embedder: EmbeddingProvider;
   readonly logger: Logger;
-  readonly hooks?: IngestHooks;
+  readonly hooks?: IndexingHooks;
 }

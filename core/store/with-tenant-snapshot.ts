@@ -1,4 +1,4 @@
-import type { Database, TransactionSql } from "../store/database.js";
+import type { Database, TransactionSql } from "./database.js";
 
 /**
  * Like `db.withTenant`, but REPEATABLE READ: a recall reads the BM25 posting lists in several rounds

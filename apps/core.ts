@@ -1,7 +1,7 @@
 import { createShutdownStack, loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
-import { startCoreStack } from "../service/start-core-stack.js";
+import { startCoreStack } from "./start-core-stack.js";
 
 // `npm run start:core`: core alone (gRPC, gRPC-Web and Connect on GRPC_PORT) for scale-out; gateways
 // reach it with CORE_URL. Runs the worker in process unless WORKER=false. TRUST_PROXY=true makes it

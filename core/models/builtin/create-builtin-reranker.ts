@@ -1,5 +1,5 @@
-import type { Lexicon } from "../../models/lexicon/lexicon.js";
-import type { Reranker } from "../../models/reranker.js";
+import type { Lexicon } from "../lexicon/lexicon.js";
+import type { Reranker } from "../reranker.js";
 import { createTokenMatcher, type RerankFeatures, rerankFeatures } from "./rerank-features.js";
 import { analyzeRerankQuery } from "./rerank-query.js";
 

@@ -4,7 +4,7 @@
  *
  * The MCP gateway sets `GATEWAY_HEADER: MCP_GATEWAY` on every core call it makes, so core can apply
  * the spec's "/api/mcp/v1 with the api plan (per IP) 60 / 60 s" limit keyed on `CLIENT_IP_HEADER`.
- * Gateways import these through edge/gateway-metadata.ts.
+ * A leaf module: gateways and core both import it, and it imports nothing of ours.
  */
 export const CLIENT_IP_HEADER = "x-client-ip";
 export const GATEWAY_HEADER = "x-service-gateway";

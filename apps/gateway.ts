@@ -1,9 +1,9 @@
 import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
-import { createRateLimiters } from "../core/auth/rate-limiters.js";
-import { createCoreClients, createRemoteCoreTransport } from "./core-clients.js";
-import { createEdge } from "./create-edge.js";
+import { createEdge } from "../edge/create-edge.js";
+import { createCoreClients, createRemoteCoreTransport } from "../gateway-kit/core-clients.js";
+import { createRateLimiters } from "../lib/rate-limit/rate-limiters.js";
 
 // `npm run start:gateway`: the HTTP edge with both gateways alone, reaching core over gRPC at
 // CORE_URL. Stateless: run as many as needed behind a load balancer.

@@ -1,9 +1,9 @@
 import type { Logger } from "../../config/logger.js";
 import type { Database } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
-import type { IngestHooks } from "./ingest-deps.js";
-import { failureDetail, indexingError } from "./ingest-errors.js";
+import { failureDetail, indexingError } from "./indexing-errors.js";
 import { markMemoryFailed } from "./mark-memory-failed.js";
+import type { IndexingHooks } from "./memory-deps.js";
 import type { PreparedContent } from "./prepare-memory-content.js";
 import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 import type { WrittenVersion } from "./write-memory-version.js";
@@ -12,7 +12,7 @@ export interface FinishIndexingDeps {
   readonly db: Database;
   readonly vectors: VectorStore;
   readonly logger: Logger;
-  readonly hooks?: IngestHooks;
+  readonly hooks?: IndexingHooks;
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Sql, TransactionSql } from "../store/database.js";
-import { LINEAGE_REL_TYPES } from "./relation-types.js";
+import { LINEAGE_REL_TYPES } from "../../memories/relation-types.js";
+import type { Sql, TransactionSql } from "../../store/database.js";
 
 /** Deepest expansion the spec allows (recall `hops` 0 to 3). */
 export const MAX_HOPS = 3;

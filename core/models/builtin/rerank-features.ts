@@ -1,6 +1,6 @@
-import { tokenizeWords } from "../../models/builtin/tokenize-words.js";
 import type { QueryWord } from "./rerank-query.js";
 import { stemsOf } from "./rerank-query.js";
+import { tokenizeWords } from "./tokenize-words.js";
 
 /** What the built-in reranker sees that BM25 and the vectors do not. Each in [0, 1]. */
 export interface RerankFeatures {

@@ -1,10 +1,10 @@
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
-import { scheduleMaintenance } from "../core/ingest/schedule-maintenance.js";
+import { scheduleMaintenance } from "../core/memories/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
-import { startWorker, type Worker } from "./create-worker.js";
-import { createTaskList } from "./tasks/task-list.js";
+import { startWorker, type Worker } from "../worker/create-worker.js";
+import { createTaskList } from "../worker/tasks/task-list.js";
 
 /** The worker with every job kind, as each entry point (all-in-one, core, worker) runs it. */
 export async function startConfiguredWorker(
