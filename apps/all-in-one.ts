@@ -1,25 +1,23 @@
-import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
+import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
 import { bootstrapDefaultTenant } from "../core/tenancy/bootstrap-default-tenant.js";
+import { createProcessShutdown, startOrExit } from "./shutdown.js";
 import { startService } from "./start-service.js";
 
 // `npm start`: the whole service in one process on embedded defaults — core gRPC server, the HTTP
 // edge with both gateways (in-process transport to core), and the worker. The parts also run alone:
-// core/main.ts, edge/main.ts, worker/main.ts.
+// apps/core.ts, apps/gateway.ts, apps/worker.ts.
 
 const version = readVersion();
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const starting = startService({ config, logger, version });
-// Registered before start-up finishes: a signal that arrives while the service comes up (or while
-// the first-start token is issued) still stops it in order, embedded PostgreSQL last.
-onShutdownSignal(async (signal) => {
-  logger.info({ signal }, "shutting down: draining requests and jobs");
-  await (await starting).stop();
-  logger.info("stopped");
-});
-const service = await starting;
+// Signal handlers before start-up: a Ctrl-C while the service comes up (or while the first-start
+// token is issued) still stops it in order, embedded PostgreSQL last.
+const shutdown = createProcessShutdown(logger, "memory-service");
+const service = await startOrExit(shutdown, logger, () =>
+  startService({ config, logger, version, shutdown }),
+);
 logger.info(
   {
     http: service.httpUrl,

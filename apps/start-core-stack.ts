@@ -6,6 +6,7 @@ import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { remoteWorkerCheck, type Worker } from "../worker/create-worker.js";
+import type { Shutdown } from "./shutdown.js";
 import { startConfiguredWorker } from "./start-worker.js";
 
 /** Everything behind the gateways: storage, models, worker, rate limiters, core and its gRPC server. */
@@ -26,27 +27,28 @@ export interface StartCoreStackOptions {
   readonly models?: Models | undefined;
   /**
    * Receives each part's stop as soon as the part runs, so a failure half-way (or a signal during a
-   * slow start) still stops what already started; the caller runs them in reverse order.
+   * slow start) still stops what already started, last started first.
    */
-  readonly onStarted: (stop: () => Promise<void>) => void;
+  readonly shutdown: Shutdown;
 }
 
 /** The one composition of core, shared by `npm start` (with the edge) and `npm run start:core`. */
 export async function startCoreStack(options: StartCoreStackOptions): Promise<CoreStack> {
-  const { config, logger, version, onStarted } = options;
+  const { config, logger, version, shutdown } = options;
   const storage = await startStorage(config, logger);
-  onStarted(() => storage.stop());
+  shutdown.push(() => storage.stop());
   const models = options.models ?? (await loadModels(config, logger));
-  onStarted(() => models.close());
-  const worker = config.runWorker ? await startConfiguredWorker(config, storage, models, logger) : undefined;
-  if (worker) onStarted(() => worker.stop());
+  shutdown.push(() => models.close());
+  const worker = config.runWorker
+    ? await startConfiguredWorker(config, storage, models, logger, shutdown)
+    : undefined;
   // One rate-limit store (Redis or memory) for core's per-token limits and the edge's per-IP ones.
   const rateLimiters = createRateLimiters({
     redisUrl: config.redisUrl,
     keyPrefix: config.rateLimitPrefix,
     logger,
   });
-  onStarted(() => rateLimiters.close());
+  shutdown.push(() => rateLimiters.close());
   const core = createCore({
     db: storage.db,
     vectors: storage.vectors,
@@ -67,6 +69,6 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     host: config.host,
     port: config.grpcPort,
   });
-  onStarted(() => grpc.close());
+  shutdown.push(() => grpc.close());
   return { storage, models, worker, rateLimiters, core, grpc };
 }

@@ -9,6 +9,7 @@ import type { Storage } from "../core/start-storage.js";
 import { createEdge } from "../edge/create-edge.js";
 import { type CoreClients, createCoreClients } from "../gateway-kit/core-clients.js";
 import type { Worker } from "../worker/create-worker.js";
+import { createShutdown, type Shutdown } from "./shutdown.js";
 import { startCoreStack } from "./start-core-stack.js";
 
 /** The whole service in one process: storage, core (gRPC), the HTTP edge, the worker. */
@@ -32,23 +33,22 @@ export interface StartServiceOptions {
   readonly version: string;
   /** Replaces the configured models (tests pass small deterministic ones). */
   readonly models?: Models;
+  /** The process's shutdown (`npm start`); default: one of this service's own (tests). */
+  readonly shutdown?: Shutdown;
 }
 
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const { config, logger, version } = options;
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse())
-      await stop().catch((e) => logger.error({ err: e }, "shutdown step failed"));
-  };
+  const shutdown = options.shutdown ?? createShutdown(logger);
   try {
     const { storage, models, worker, rateLimiters, core, grpc } = await startCoreStack({
       config,
       logger,
       version,
       models: options.models,
-      onStarted: (stop) => stops.push(stop),
+      shutdown,
     });
+    // The same services the gRPC server hosts, reached in memory: built once, routed twice.
     const clients = createCoreClients(
       createRouterTransport(core.routes, { router: { interceptors: core.inProcessInterceptors } }),
     );
@@ -62,7 +62,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       rateLimiters,
     });
     await edge.listen({ host: config.host, port: config.port });
-    stops.push(() => edge.close());
+    shutdown.push(() => edge.close());
     const httpPort = (edge.server.address() as AddressInfo).port;
     return {
       httpUrl: `http://${config.host}:${httpPort}`,
@@ -73,10 +73,10 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       clients,
       edge,
       worker,
-      stop: stopAll,
+      stop: () => shutdown.stopAll(),
     };
   } catch (error) {
-    await stopAll();
+    await shutdown.stopAll();
     throw error;
   }
 }

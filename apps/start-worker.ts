@@ -5,13 +5,15 @@ import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
+import type { Shutdown } from "./shutdown.js";
 
-/** The worker with every job kind, as each entry point (all-in-one, core, worker) runs it. */
+/** The worker with every job kind, as each process that runs one (all-in-one, core, worker) starts it. */
 export async function startConfiguredWorker(
   config: Config,
   storage: Storage,
   models: Models,
   logger: Logger,
+  shutdown: Shutdown,
 ): Promise<Worker> {
   const worker = await startWorker({
     db: storage.db,
@@ -20,6 +22,7 @@ export async function startConfiguredWorker(
     tasks: createTaskList({ db: storage.db, vectors: storage.vectors, embedder: models.embedder, logger }),
     logger,
   });
+  shutdown.push(() => worker.stop());
   // The periodic reconcile/maintenance sweep reschedules itself; starting a worker (re)starts it, so a
   // changed embedding provider begins re-embedding at once. One pending sweep under a fixed job key.
   await scheduleMaintenance(storage.db.sql);

@@ -1,7 +1,8 @@
-import { loadConfigOrExit, onShutdownSignal } from "../config/load-or-exit.js";
+import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { loadModels } from "../core/models/load-models.js";
 import { startStorage } from "../core/start-storage.js";
+import { createProcessShutdown, startOrExit } from "./shutdown.js";
 import { startConfiguredWorker } from "./start-worker.js";
 
 // `npm run start:worker`: background jobs alone (async indexing, reconciliation, webhooks), as many
@@ -13,15 +14,12 @@ const config = loadConfigOrExit((c) =>
     : "DATABASE_URL: required to run the worker alone (embedded PostgreSQL is per process)",
 );
 const logger = createLogger(config.logLevel);
-const storage = await startStorage(config, logger);
-const models = await loadModels(config, logger);
-const worker = await startConfiguredWorker(config, storage, models, logger);
-logger.info({ worker: worker.id, concurrency: config.workerConcurrency }, "worker running");
-
-onShutdownSignal(async (signal) => {
-  logger.info({ signal }, "worker shutting down: finishing running jobs");
-  await worker.stop();
-  await models.close();
-  await storage.stop();
-  logger.info("stopped");
+const shutdown = createProcessShutdown(logger, "worker");
+const worker = await startOrExit(shutdown, logger, async () => {
+  const storage = await startStorage(config, logger);
+  shutdown.push(() => storage.stop());
+  const models = await loadModels(config, logger);
+  shutdown.push(() => models.close());
+  return startConfiguredWorker(config, storage, models, logger, shutdown);
 });
+logger.info({ worker: worker.id, concurrency: config.workerConcurrency }, "worker running");

@@ -167,44 +167,41 @@ export function createCore(options: CoreOptions): Core {
     createValidateInterceptor(),
   ];
 
+  // Every service is built here, once per process: the gRPC server and the in-process transport
+  // both route to these same instances (one BM25 re-key scheduler per tenant and process).
+  const recall = createRecallService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    reranker: options.reranker,
+    lexicon: options.lexicon,
+    logger: options.logger,
+  });
+  const ingest = createIngestService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    logger: options.logger,
+    upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+  });
+  const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
+  const billing = createBillingService();
+  const webhooks = createWebhookService();
+  const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
+
   return {
     authenticator,
     interceptors: interceptorChain(options.trustClientIp),
     inProcessInterceptors: interceptorChain(true),
     routes(router) {
-      router.service(
-        RecallService,
-        createRecallService({
-          db,
-          vectors,
-          embedder: options.embedder,
-          reranker: options.reranker,
-          lexicon: options.lexicon,
-          logger: options.logger,
-        }),
-      );
-      router.service(
-        IngestService,
-        createIngestService({
-          db,
-          vectors,
-          embedder: options.embedder,
-          logger: options.logger,
-          upgradeUrl: `${options.publicUrl}/dashboard/billing`,
-        }),
-      );
-      router.service(
-        GraphService,
-        createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger }),
-      );
+      router.service(RecallService, recall);
+      router.service(IngestService, ingest);
+      router.service(GraphService, graph);
       router.service(TenancyService, tenancy);
-      router.service(BillingService, createBillingService());
-      router.service(WebhookService, createWebhookService());
+      router.service(BillingService, billing);
+      router.service(WebhookService, webhooks);
       router.service(StatusService, status);
-      router.service(
-        Health,
-        createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) }),
-      );
+      router.service(Health, health);
       router.service(ReflectionV1, reflection.v1);
       router.service(ReflectionV1alpha, reflection.v1alpha);
     },

@@ -17,7 +17,7 @@ export type GraphServiceDeps = UpdateFactDeps;
  * Knowledge graph and bi-temporal facts (docs/graph.md): thin handlers over one use case each; the
  * tenant always comes from the caller's credentials, never from the request.
  */
-export function createGraphService(deps: GraphServiceDeps): Partial<ServiceImpl<typeof GraphService>> {
+export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof GraphService> {
   const { db } = deps;
   return {
     async link(req, ctx) {

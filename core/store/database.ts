@@ -9,9 +9,14 @@ export interface Database {
   readonly sql: Sql;
   /**
    * Runs `fn` in a transaction bound to one tenant: as role memory_app with app.tenant_id set, so
-   * Row-Level Security backs up the tenant filters every query also writes itself.
+   * Row-Level Security backs up the tenant filters every query also writes itself. `snapshot`: one
+   * REPEATABLE READ snapshot for readers that query in several rounds (recall, exports).
    */
-  withTenant<T>(tenantId: string, fn: (tx: TransactionSql) => Promise<T>): Promise<T>;
+  withTenant<T>(
+    tenantId: string,
+    fn: (tx: TransactionSql) => Promise<T>,
+    options?: { readonly snapshot?: boolean },
+  ): Promise<T>;
   /** True when a trivial query answers within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -35,11 +40,18 @@ export function createDatabase(options: DatabaseOptions): Database {
     prepare: true,
   });
 
-  async function withTenant<T>(tenantId: string, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
-    const result = await sql.begin(async (tx) => {
+  async function withTenant<T>(
+    tenantId: string,
+    fn: (tx: TransactionSql) => Promise<T>,
+    options: { readonly snapshot?: boolean } = {},
+  ): Promise<T> {
+    const bound = async (tx: TransactionSql) => {
       await tx`select set_config('role', 'memory_app', true), set_config('app.tenant_id', ${tenantId}, true)`;
       return fn(tx);
-    });
+    };
+    const result = options.snapshot
+      ? await sql.begin("isolation level repeatable read", bound)
+      : await sql.begin(bound);
     return result as T;
   }
 
