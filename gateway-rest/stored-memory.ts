@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IndexStatusSchema, type Quota, type StoredMemory } from "../gen/memory/v1/memory_pb.js";
-import { enumWord, enumWords } from "./proto-enums.js";
+import { enumWord, enumWords } from "../lib/proto-enum-words.js";
 
 /** Spec "Stored-memory result" in REST camelCase, with its quota info. */
 export const storedMemorySchema = z

@@ -1,8 +1,7 @@
 import { createContextKey } from "@connectrpc/connect";
-import type { PlanLimits } from "../plans/plans.js";
+import type { PlanLimits, PlanName } from "../plans/plans.js";
 
 export type Scope = "read" | "write" | "admin";
-export type PlanName = "free" | "plus" | "pro" | "team" | "api";
 
 /** Who is calling, resolved once per request by the auth interceptor from metadata. */
 export type Principal =
@@ -38,3 +37,5 @@ export const principalKey = createContextKey<Principal>(ANONYMOUS, { description
 
 /** Client address as seen by the edge (or the gRPC socket); used for per-IP limits and audit. */
 export const clientIpKey = createContextKey<string | undefined>(undefined, { description: "client ip" });
+
+export type { PlanName };

@@ -1,4 +1,5 @@
-import type { PlanName } from "../auth/principal.js";
+/** The plans of the spec's REST API; one table below maps each to its limits. */
+export type PlanName = "free" | "plus" | "pro" | "team" | "api";
 
 /**
  * The one table of plan limits and features (DESIGN "Plans"). REST plan names map onto the

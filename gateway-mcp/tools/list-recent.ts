@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { protoInt } from "../../gateway-kit/proto-rules.js";
+import { ListRecentRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import {
   INDEX_STATUS_NAMES,
   indexStatusName,
@@ -9,11 +11,7 @@ import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
 import { defineTool } from "./tool-definition.js";
 
 export const listRecentInput = z.strictObject({
-  k: z
-    .number()
-    .int()
-    .min(1)
-    .max(50)
+  k: protoInt(ListRecentRequestSchema.field.k)
     .optional()
     .meta({ default: 10, description: "How many items to return." }),
 });

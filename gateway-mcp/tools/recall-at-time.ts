@@ -1,15 +1,15 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
+import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
+import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
 import { parseIsoInstant } from "../translate/parse-iso-instant.js";
 import { defineTool } from "./tool-definition.js";
 
+const fields = RecallRequestSchema.field;
+
 export const recallAtTimeInput = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .regex(/\S/, "must not be empty")
-    .describe("What to look for, in plain words (German or English)."),
+  query: protoString(fields.query).describe("What to look for, in plain words (German or English)."),
   as_of: z
     .string()
     .refine((text) => parseIsoInstant(text) !== undefined, {
@@ -20,7 +20,7 @@ export const recallAtTimeInput = z.strictObject({
       description:
         "The instant to look at, ISO 8601 with Z or an offset (2025-03-01T12:00:00Z), or a date (midnight UTC). Default: now.",
     }),
-  k: z.number().int().min(1).max(25).optional().meta({ default: 5, description: "How many hits to return." }),
+  k: protoInt(fields.k).optional().meta({ default: 5, description: "How many hits to return." }),
 });
 
 export const recallAtTimeOutput = z.object({

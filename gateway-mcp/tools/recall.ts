@@ -1,14 +1,17 @@
 import { z } from "zod";
+import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
+import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { defineTool } from "./tool-definition.js";
 
+// Bounds (query length, k, hops) come from the proto, as core enforces them.
+const fields = RecallRequestSchema.field;
+
 export const recallInput = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .regex(/\S/, "must not be empty")
-    .describe("What to look for, in plain words (German or English): a question, a name, a topic."),
-  k: z.number().int().min(1).max(25).optional().meta({ default: 5, description: "How many hits to return." }),
-  hops: z.number().int().min(0).max(3).optional().meta({
+  query: protoString(fields.query).describe(
+    "What to look for, in plain words (German or English): a question, a name, a topic.",
+  ),
+  k: protoInt(fields.k).optional().meta({ default: 5, description: "How many hits to return." }),
+  hops: protoInt(fields.hops).optional().meta({
     default: 2,
     description: "How far to follow relations from the best hits; 0 returns direct matches only.",
   }),

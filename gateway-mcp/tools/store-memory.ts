@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { MCP_MEMORY_TYPES, MEMORY_TYPE_BY_NAME } from "../translate/enum-names.js";
+import { protoString } from "../../gateway-kit/proto-rules.js";
+import { StoreMemoryRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
+import { MCP_MEMORY_TYPES, memoryTypeValue } from "../translate/enum-names.js";
 import { storedMemoryResult, storedMemorySchema } from "../translate/stored-memory-result.js";
 import { defineTool } from "./tool-definition.js";
 
+const fields = StoreMemoryRequestSchema.field;
+
 export const storeMemoryInput = z.strictObject({
-  title: z
-    .string()
-    .max(1000)
+  title: protoString(fields.title)
     .optional()
     .meta({ description: "Short, specific title. Default: derived from the content's first line." }),
   content: z.string().optional().meta({
@@ -19,9 +21,7 @@ export const storeMemoryInput = z.strictObject({
       "semantic: a fact or knowledge; episodic: something that happened (meeting, conversation); procedural: how to do something; reference: a pointer to an external source.",
   }),
   tags: z.array(z.string().min(1).max(100)).max(64).optional().meta({ description: "Free-form labels." }),
-  source: z
-    .string()
-    .max(2048)
+  source: protoString(fields.source)
     .optional()
     .meta({ description: "Where the fact comes from, free text (URL, file, 'conversation with Anna')." }),
 });
@@ -49,7 +49,7 @@ export const storeMemoryTool = defineTool({
       {
         content: args.content ?? "",
         ...(args.title !== undefined ? { title: args.title } : {}),
-        ...(args.memory_type !== undefined ? { memoryType: MEMORY_TYPE_BY_NAME[args.memory_type] } : {}),
+        ...(args.memory_type !== undefined ? { memoryType: memoryTypeValue(args.memory_type) } : {}),
         ...(args.tags !== undefined ? { tags: args.tags } : {}),
         ...(args.source !== undefined ? { source: args.source } : {}),
       },

@@ -1,16 +1,18 @@
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
+import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
 import { defineTool } from "./tool-definition.js";
+
+const fields = UpdateFactRequestSchema.field;
 
 export const updateFactInput = z.strictObject({
   target_id: z.string().min(1).describe("memory_id of the current version of the fact that changed."),
-  new_title: z.string().min(1).max(1000).describe("Title of the new version."),
+  new_title: protoString(fields.newTitle).describe("Title of the new version."),
   new_content: z
     .string()
     .optional()
     .meta({ description: "The corrected fact, self-contained (it replaces the old version's content)." }),
-  update_reason: z
-    .string()
-    .max(2000)
+  update_reason: protoString(fields.updateReason)
     .optional()
     .meta({ description: "Why it changed ('price increase from April', 'user corrected the spelling')." }),
 });

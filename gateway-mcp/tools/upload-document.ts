@@ -1,9 +1,13 @@
 import { z } from "zod";
+import { protoString } from "../../gateway-kit/proto-rules.js";
+import { UploadDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { storedMemoryResult, uploadedDocumentSchema } from "../translate/stored-memory-result.js";
 import { defineTool } from "./tool-definition.js";
 
+const fields = UploadDocumentRequestSchema.field;
+
 export const uploadDocumentInput = z.strictObject({
-  title: z.string().max(1000).optional().meta({
+  title: protoString(fields.title).optional().meta({
     description:
       "Document title; an existing document with the same title is replaced. Default: derived from the content.",
   }),
@@ -11,7 +15,7 @@ export const uploadDocumentInput = z.strictObject({
     .string()
     .optional()
     .meta({ description: "Full text, Markdown or plain, up to 1,000,000 characters." }),
-  source: z.string().max(2048).optional().meta({ description: "Source URL or path." }),
+  source: protoString(fields.source).optional().meta({ description: "Source URL or path." }),
 });
 
 /**

@@ -6,7 +6,7 @@ import { protoString } from "../../gateway-kit/proto-rules.js";
 import { IngestDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { IndexStatusSchema } from "../../gen/memory/v1/memory_pb.js";
 import { errorResponses } from "../error-schemas.js";
-import { enumWord } from "../proto-enums.js";
+import { enumWord } from "../../lib/proto-enum-words.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /**

@@ -10,7 +10,8 @@ import {
 } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
-import { enumNumber, enumWord, protoEnum } from "../proto-enums.js";
+import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
+import { protoEnum } from "../../gateway-kit/proto-enum-schema.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const scopeSchema = protoEnum(ScopeSchema);
