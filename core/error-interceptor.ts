@@ -1,6 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "../config/logger.js";
-import { coreError } from "./errors.js";
+import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
+import { coreError, internalError, unavailable } from "./errors.js";
 import { ProviderError } from "./models/provider-error.js";
 
 const CONNECTION_ERRORS = new Set([
@@ -26,8 +27,8 @@ export function isConnectionError(error: unknown): boolean {
 /**
  * Outermost interceptor: errors core modelled pass through; a failed model provider becomes
  * UNAVAILABLE with reason provider_error (REST 502, JSON-RPC -32000); a lost database UNAVAILABLE
- * (HTTP 503, retryable); anything else is a bug, logged with its stack and answered INTERNAL
- * without internals.
+ * with reason unavailable (HTTP 503, retryable); anything else is a bug, logged with its stack and
+ * answered INTERNAL with reason internal (not retryable) and without internals.
  */
 export function createErrorInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
@@ -39,19 +40,22 @@ export function createErrorInterceptor(logger: Logger): Interceptor {
       if (error instanceof ProviderError) {
         // A model provider (embedding/rerank service) failed: spec "-32000 provider error", REST 502.
         logger.warn({ err: error, method, provider: error.provider, reason: error.reason }, "provider error");
-        throw coreError(Code.Unavailable, "provider_error", `model provider failed: ${error.message}`, {
-          metadata: { provider: error.provider, providerReason: error.reason },
-          cause: error,
-        });
+        throw coreError(
+          Code.Unavailable,
+          ErrorReason.PROVIDER_ERROR,
+          `model provider failed: ${error.message}`,
+          {
+            metadata: { provider: error.provider, providerReason: error.reason },
+            cause: error,
+          },
+        );
       }
       if (isConnectionError(error)) {
         logger.warn({ err: error, method }, "dependency unavailable");
-        throw coreError(Code.Unavailable, "unavailable", "the database is unavailable; retry shortly", {
-          cause: error,
-        });
+        throw unavailable("the database is unavailable; retry shortly", error);
       }
       logger.error({ err: error, method }, "unhandled error in core");
-      throw coreError(Code.Internal, "unavailable", "internal error", { cause: error });
+      throw internalError(error);
     }
   };
 }

@@ -1,5 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { planGateBody, readErrorDetails } from "../gateway-kit/error-details.js";
+import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
 import { JSON_RPC_CODES, type JsonRpcCode } from "./json-rpc-codes.js";
 import { JsonRpcError } from "./json-rpc-error.js";
 
@@ -28,18 +29,29 @@ export const JSON_RPC_CODE_BY_GRPC_CODE: Readonly<Record<Code, JsonRpcCode>> = {
 };
 
 /**
- * Reasons (ErrorInfo.reason) that pick a different code than their gRPC code. content_required and
- * too_large arrive as INVALID_ARGUMENT but the spec files them under -32603, told apart by
- * data.reason; the plan gate arrives as FAILED_PRECONDITION.
+ * Reasons (ErrorInfo.reason_code) that pick a different code than their gRPC code; undefined: the
+ * gRPC code decides. content_required and too_large arrive as INVALID_ARGUMENT but the spec files
+ * them under -32603, told apart by data.reason; the plan gate arrives as FAILED_PRECONDITION. Every
+ * ErrorReason is listed, so a reason added to the proto does not compile until it has been decided.
  */
-export const JSON_RPC_CODE_BY_REASON: Readonly<Record<string, JsonRpcCode>> = {
-  content_required: JSON_RPC_CODES.internalError,
-  too_large: JSON_RPC_CODES.internalError,
-  ingest_failed: JSON_RPC_CODES.internalError,
-  provider_error: JSON_RPC_CODES.providerError,
-  plan_upgrade_required: JSON_RPC_CODES.planUpgradeRequired,
-  not_found: JSON_RPC_CODES.notFound,
-  rate_limited: JSON_RPC_CODES.rateLimited,
+export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode | undefined>> = {
+  [ErrorReason.UNSPECIFIED]: undefined,
+  [ErrorReason.VALIDATION]: undefined,
+  [ErrorReason.CONTENT_REQUIRED]: JSON_RPC_CODES.internalError,
+  [ErrorReason.TOO_LARGE]: JSON_RPC_CODES.internalError,
+  [ErrorReason.NOT_FOUND]: JSON_RPC_CODES.notFound,
+  [ErrorReason.SUPERSEDED]: undefined,
+  [ErrorReason.CONFLICT]: undefined,
+  [ErrorReason.UNAUTHENTICATED]: undefined,
+  [ErrorReason.PERMISSION_DENIED]: undefined,
+  [ErrorReason.ONBOARDING_REQUIRED]: undefined,
+  [ErrorReason.PLAN_UPGRADE_REQUIRED]: JSON_RPC_CODES.planUpgradeRequired,
+  [ErrorReason.RATE_LIMITED]: JSON_RPC_CODES.rateLimited,
+  [ErrorReason.PAYMENTS_NOT_CONFIGURED]: undefined,
+  [ErrorReason.INGEST_FAILED]: JSON_RPC_CODES.internalError,
+  [ErrorReason.PROVIDER_ERROR]: JSON_RPC_CODES.providerError,
+  [ErrorReason.UNAVAILABLE]: undefined,
+  [ErrorReason.INTERNAL]: undefined,
 };
 
 /** "DeadlineExceeded" → "deadline_exceeded": the reason reported when core attached none. */
@@ -54,9 +66,7 @@ function reasonOfCode(code: Code): string {
  */
 export function toJsonRpcError(error: unknown): JsonRpcError {
   const details = readErrorDetails(error);
-  const code =
-    (details.reason !== undefined ? JSON_RPC_CODE_BY_REASON[details.reason] : undefined) ??
-    JSON_RPC_CODE_BY_GRPC_CODE[details.code];
+  const code = JSON_RPC_CODE_BY_REASON[details.reasonCode] ?? JSON_RPC_CODE_BY_GRPC_CODE[details.code];
   const reason = details.reason ?? reasonOfCode(details.code);
   if (code === JSON_RPC_CODES.planUpgradeRequired && details.planGate) {
     // Spec "Plan-gate error body (HTTP 402)": on MCP the same body travels in data.

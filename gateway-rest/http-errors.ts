@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { type ErrorDetails, planGateBody, readErrorDetails } from "../gateway-kit/error-details.js";
+import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
 
 /** An HTTP answer for a failed request: status, JSON body and extra headers. */
 export interface HttpError {
@@ -33,13 +34,29 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<Code, number>> = {
   [Code.Unauthenticated]: 401,
 };
 
-/** Reasons that pick a more precise status than their code. */
-export const HTTP_STATUS_BY_REASON: Readonly<Record<string, number>> = {
-  plan_upgrade_required: 402,
-  too_large: 413,
-  unprocessable: 422,
-  provider_error: 502,
-  payments_not_configured: 503,
+/**
+ * Reasons that pick a more precise status than their code (docs/rest.md "Errors"); undefined: the
+ * code decides. Every ErrorReason is listed, so a reason added to the proto does not compile until
+ * it has been decided here.
+ */
+export const HTTP_STATUS_BY_REASON: Readonly<Record<ErrorReason, number | undefined>> = {
+  [ErrorReason.UNSPECIFIED]: undefined,
+  [ErrorReason.VALIDATION]: undefined,
+  [ErrorReason.CONTENT_REQUIRED]: undefined,
+  [ErrorReason.TOO_LARGE]: 413,
+  [ErrorReason.NOT_FOUND]: undefined,
+  [ErrorReason.SUPERSEDED]: undefined,
+  [ErrorReason.CONFLICT]: undefined,
+  [ErrorReason.UNAUTHENTICATED]: undefined,
+  [ErrorReason.PERMISSION_DENIED]: undefined,
+  [ErrorReason.ONBOARDING_REQUIRED]: undefined,
+  [ErrorReason.PLAN_UPGRADE_REQUIRED]: 402,
+  [ErrorReason.RATE_LIMITED]: undefined,
+  [ErrorReason.PAYMENTS_NOT_CONFIGURED]: 503,
+  [ErrorReason.INGEST_FAILED]: undefined,
+  [ErrorReason.PROVIDER_ERROR]: 502,
+  [ErrorReason.UNAVAILABLE]: undefined,
+  [ErrorReason.INTERNAL]: undefined,
 };
 
 /** "new_title" → "newTitle": REST names fields in camelCase (spec "Naming convention"). */
@@ -57,8 +74,7 @@ function restMessage(details: ErrorDetails): string {
 /** Maps a failed core call (ConnectError or anything thrown on the way) to the REST answer. */
 export function toHttpError(error: unknown, operation?: string): HttpError {
   const details: ErrorDetails = readErrorDetails(error);
-  const status =
-    (details.reason && HTTP_STATUS_BY_REASON[details.reason]) || HTTP_STATUS_BY_CODE[details.code];
+  const status = HTTP_STATUS_BY_REASON[details.reasonCode] ?? HTTP_STATUS_BY_CODE[details.code];
   const headers: Record<string, string> = {};
   if (status === 401) headers["www-authenticate"] = 'Bearer realm="memory-service"';
   if (status === 429) headers["retry-after"] = String(details.retryAfterSeconds ?? 60);
@@ -125,8 +141,11 @@ export function toRequestError(error: unknown, options: RequestErrorOptions): Ht
   if (error instanceof ConnectError) {
     const mapped = toHttpError(error, options.operation);
     // A field core rejects is the same kind of failure as one the schema rejects: same status.
-    const reason = readErrorDetails(error).reason;
-    if (mapped.status === 400 && (reason === "validation" || reason === "content_required")) {
+    const reason = readErrorDetails(error).reasonCode;
+    if (
+      mapped.status === 400 &&
+      (reason === ErrorReason.VALIDATION || reason === ErrorReason.CONTENT_REQUIRED)
+    ) {
       return { ...mapped, status: options.validationStatus };
     }
     return mapped;

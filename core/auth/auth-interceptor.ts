@@ -1,5 +1,6 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { coreError, permissionDenied, unauthenticated } from "../errors.js";
 import type { Authenticator } from "./authenticate.js";
 import { METHOD_REQUIREMENTS, type Requirement } from "./method-requirements.js";
@@ -19,7 +20,11 @@ export function enforceRequirement(requirement: Requirement, principal: Principa
   }
   if (requirement.kind === "session") return;
   if (principal.tenantId === undefined) {
-    throw coreError(Code.PermissionDenied, "onboarding_required", "create your workspace first (onboarding)");
+    throw coreError(
+      Code.PermissionDenied,
+      ErrorReason.ONBOARDING_REQUIRED,
+      "create your workspace first (onboarding)",
+    );
   }
   if (requirement.kind === "tenant" && !principal.scopes.has(requirement.scope)) {
     throw permissionDenied(`this call needs the '${requirement.scope}' scope, which the token lacks`);

@@ -1,4 +1,5 @@
 import { Code, type ConnectError } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { coreError } from "../errors.js";
 import type { RelationViolation } from "./relation-violation.js";
 
@@ -8,7 +9,7 @@ import type { RelationViolation } from "./relation-violation.js";
  * `rule`, so clients can branch on it without parsing text.
  */
 export function relationError(violation: RelationViolation): ConnectError {
-  return coreError(Code.InvalidArgument, "validation", violation.message, {
+  return coreError(Code.InvalidArgument, ErrorReason.VALIDATION, violation.message, {
     field: violation.field,
     metadata: { rule: violation.rule },
   });

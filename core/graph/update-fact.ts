@@ -1,6 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { coreError, notFound } from "../errors.js";
 import { carryOverEdges } from "../memories/carry-over-edges.js";
 import { closeVersions } from "../memories/close-versions.js";
@@ -79,7 +80,7 @@ async function currentTarget(tx: TransactionSql, tenantId: string, targetId: str
   if (!current) throw notFound(`a current version of memory ${targetId}`);
   throw coreError(
     Code.FailedPrecondition,
-    "superseded",
+    ErrorReason.SUPERSEDED,
     `memory ${targetId} was superseded; the current version is ${current.id}: read it and update that id instead`,
     { field: "target_id", metadata: { current_memory_id: current.id } },
   );

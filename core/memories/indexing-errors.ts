@@ -1,4 +1,5 @@
 import { Code, type ConnectError } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { coreError } from "../errors.js";
 import { ProviderError } from "../models/provider-error.js";
 
@@ -9,7 +10,7 @@ import { ProviderError } from "../models/provider-error.js";
 export function ingestFailed(memoryId: string, cause: unknown): ConnectError {
   return coreError(
     Code.Internal,
-    "ingest_failed",
+    ErrorReason.INGEST_FAILED,
     `the memory could not be indexed; it is kept with status failed (id ${memoryId}); try again later`,
     { metadata: { memory_id: memoryId }, cause },
   );
@@ -22,7 +23,7 @@ export function ingestFailed(memoryId: string, cause: unknown): ConnectError {
 export function providerFailure(error: ProviderError, memoryId: string | undefined): ConnectError {
   return coreError(
     Code.Unavailable,
-    "provider_error",
+    ErrorReason.PROVIDER_ERROR,
     `the embedding provider failed (${error.provider}: ${error.reason})${memoryId ? `; the memory is kept with status failed (id ${memoryId})` : ""}`,
     { metadata: { provider: error.provider, ...(memoryId ? { memory_id: memoryId } : {}) }, cause: error },
   );

@@ -1,4 +1,5 @@
 import { Code } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { Scope } from "../auth/principal.js";
 import { generateApiToken, hashSecret } from "../auth/token-format.js";
 import { coreError } from "../errors.js";
@@ -35,7 +36,7 @@ export async function insertApiToken(tx: TransactionSql, input: TokenInput): Pro
   if ((count?.n ?? 0) >= MAX_ACTIVE_TOKENS) {
     throw coreError(
       Code.FailedPrecondition,
-      "conflict",
+      ErrorReason.CONFLICT,
       `a workspace can have at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first`,
       { metadata: { limit: String(MAX_ACTIVE_TOKENS) } },
     );

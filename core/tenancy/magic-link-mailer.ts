@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import nodemailer from "nodemailer";
 import type { Logger } from "../../config/logger.js";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { coreError } from "../errors.js";
 
 /** Delivers a sign-in link to an address. */
@@ -69,7 +70,7 @@ export function createMagicLinkMailer(options: MagicLinkMailerOptions): MagicLin
         logger.error({ err: error, to }, "sending the sign-in mail failed");
         throw coreError(
           Code.Unavailable,
-          "unavailable",
+          ErrorReason.UNAVAILABLE,
           "the sign-in mail could not be sent; try again later",
           {
             cause: error,

@@ -1,4 +1,5 @@
 import { Code } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError, planGateError } from "../errors.js";
 import type { Database } from "../store/database.js";
@@ -53,7 +54,7 @@ export async function onboard(
     if (existing) {
       throw coreError(
         Code.AlreadyExists,
-        "conflict",
+        ErrorReason.CONFLICT,
         `you already have a workspace ("${existing.slug}"); one user owns at most one`,
       );
     }

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
 import { isConnectionError } from "../error-interceptor.js";
-import { coreError } from "../errors.js";
+import { internalError, unavailable } from "../errors.js";
 
 /**
  * Text is sent once this much has been written (counted in UTF-16 code units), and no message is
@@ -132,10 +132,8 @@ function modelledError(error: unknown, options: { logger: Logger; method: string
   if (error instanceof StreamStopped) return new ConnectError(error.message, Code.Canceled);
   if (isConnectionError(error)) {
     options.logger.warn({ err: error, method: options.method }, "dependency unavailable");
-    return coreError(Code.Unavailable, "unavailable", "the database is unavailable; retry shortly", {
-      cause: error,
-    });
+    return unavailable("the database is unavailable; retry shortly", error);
   }
   options.logger.error({ err: error, method: options.method }, "unhandled error in core");
-  return coreError(Code.Internal, "unavailable", "internal error", { cause: error });
+  return internalError(error);
 }

@@ -1,4 +1,5 @@
 import { Code } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError } from "../errors.js";
 import type { LimitsOverride } from "../plans/plans.js";
@@ -23,7 +24,9 @@ export async function createTenant(
     returning id, slug, name, plan`;
   const [row] = rows;
   if (!row)
-    throw coreError(Code.AlreadyExists, "conflict", `slug "${input.slug}" is taken`, { field: "slug" });
+    throw coreError(Code.AlreadyExists, ErrorReason.CONFLICT, `slug "${input.slug}" is taken`, {
+      field: "slug",
+    });
   return row;
 }
 

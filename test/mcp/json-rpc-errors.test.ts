@@ -13,6 +13,7 @@ import {
 } from "../../core/errors.js";
 import { JSON_RPC_CODES } from "../../gateway-mcp/json-rpc-codes.js";
 import { JSON_RPC_CODE_BY_GRPC_CODE, toJsonRpcError } from "../../gateway-mcp/to-json-rpc-error.js";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 
 // Written out here rather than read from the module: the test states the contract of docs/mcp.md.
 const EXPECTED: Record<number, { code: number; httpStatus: number }> = {
@@ -73,7 +74,7 @@ test("content_required, too_large and ingest_failed are -32603 told apart by dat
   t.is(large.code, -32603);
   t.is(large.data?.reason, "too_large");
   const failed = toJsonRpcError(
-    coreError(Code.Internal, "ingest_failed", "embedding failed; the memory is marked failed"),
+    coreError(Code.Internal, ErrorReason.INGEST_FAILED, "embedding failed; the memory is marked failed"),
   );
   t.is(failed.code, -32603);
   t.is(failed.data?.reason, "ingest_failed");
@@ -83,7 +84,7 @@ test("content_required, too_large and ingest_failed are -32603 told apart by dat
 
 test("a provider error is -32000", (t) => {
   const error = toJsonRpcError(
-    coreError(Code.Unavailable, "provider_error", "the embedding provider answered 500"),
+    coreError(Code.Unavailable, ErrorReason.PROVIDER_ERROR, "the embedding provider answered 500"),
   );
   t.is(error.code, JSON_RPC_CODES.providerError);
   t.is(error.data?.reason, "provider_error");

@@ -7,6 +7,7 @@ import {
   toHttpError,
   toRequestError,
 } from "../../gateway-rest/http-errors.js";
+import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 
 // The one gRPC → HTTP table of the REST gateway, checked against every Code (STYLE "Errors").
 const EXPECTED: Readonly<Record<keyof typeof Code, number>> = {
@@ -59,16 +60,17 @@ test("401 carries WWW-Authenticate, 429 carries Retry-After from RetryInfo", (t)
 });
 
 test("reasons pick the precise status: 402, 413, 422, 502, 503", (t) => {
-  t.is(HTTP_STATUS_BY_REASON.plan_upgrade_required, 402);
+  t.is(HTTP_STATUS_BY_REASON[ErrorReason.PLAN_UPGRADE_REQUIRED], 402);
   t.is(toHttpError(tooLarge("content", "10 MB", "split it")).status, 413);
-  t.is(toHttpError(coreError(Code.InvalidArgument, "validation", "x")).status, 400);
+  t.is(toHttpError(coreError(Code.InvalidArgument, ErrorReason.VALIDATION, "x")).status, 400);
   t.is(toHttpError(new ConnectError("x", Code.InvalidArgument, undefined, [])).status, 400);
   t.is(
-    toHttpError(coreError(Code.FailedPrecondition, "payments_not_configured", "payments not configured"))
-      .status,
+    toHttpError(
+      coreError(Code.FailedPrecondition, ErrorReason.PAYMENTS_NOT_CONFIGURED, "payments not configured"),
+    ).status,
     503,
   );
-  t.is(toHttpError(coreError(Code.Unavailable, "provider_error", "provider down")).status, 502);
+  t.is(toHttpError(coreError(Code.Unavailable, ErrorReason.PROVIDER_ERROR, "provider down")).status, 502);
 });
 
 test("the plan-gate body is passed through verbatim (spec 'Plan-gate error body')", (t) => {
@@ -149,8 +151,10 @@ test("on a 422 route, fields core rejects answer 422 like fields the schema reje
   const options = { validationStatus: 422, operation: "POST /api/v1/memory/entries" };
   t.is(toRequestError(invalidArgument("tags[0]", "tags[0]: must not be empty"), options).status, 422);
   t.is(
-    toRequestError(coreError(Code.InvalidArgument, "content_required", "content is required"), options)
-      .status,
+    toRequestError(
+      coreError(Code.InvalidArgument, ErrorReason.CONTENT_REQUIRED, "content is required"),
+      options,
+    ).status,
     422,
   );
   // Size stays 413 and a plain 400 without a field reason stays 400.

@@ -2,26 +2,27 @@
 // @generated from file memory/v1/errors.proto (package memory.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file memory/v1/errors.proto.
  */
 export const file_memory_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("ChZtZW1vcnkvdjEvZXJyb3JzLnByb3RvEgltZW1vcnkudjEikQEKCUVycm9ySW5mbxIOCgZyZWFzb24YASABKAkSDQoFZmllbGQYAiABKAkSNAoIbWV0YWRhdGEYAyADKAsyIi5tZW1vcnkudjEuRXJyb3JJbmZvLk1ldGFkYXRhRW50cnkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIqkBCghQbGFuR2F0ZRIPCgdmZWF0dXJlGAEgASgJEhQKDGN1cnJlbnRfcGxhbhgCIAEoCRIWCg5yZXF1aXJlZF9wbGFucxgDIAMoCRISCgVsaW1pdBgEIAEoA0gAiAEBEhEKBHVzZWQYBSABKANIAYgBARIPCgdtZXNzYWdlGAYgASgJEhMKC3VwZ3JhZGVfdXJsGAcgASgJQggKBl9saW1pdEIHCgVfdXNlZCIoCglSZXRyeUluZm8SGwoTcmV0cnlfYWZ0ZXJfc2Vjb25kcxgBIAEoBWIGcHJvdG8z");
+  fileDesc("ChZtZW1vcnkvdjEvZXJyb3JzLnByb3RvEgltZW1vcnkudjEivgEKCUVycm9ySW5mbxIOCgZyZWFzb24YASABKAkSDQoFZmllbGQYAiABKAkSNAoIbWV0YWRhdGEYAyADKAsyIi5tZW1vcnkudjEuRXJyb3JJbmZvLk1ldGFkYXRhRW50cnkSKwoLcmVhc29uX2NvZGUYBCABKA4yFi5tZW1vcnkudjEuRXJyb3JSZWFzb24aLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIqkBCghQbGFuR2F0ZRIPCgdmZWF0dXJlGAEgASgJEhQKDGN1cnJlbnRfcGxhbhgCIAEoCRIWCg5yZXF1aXJlZF9wbGFucxgDIAMoCRISCgVsaW1pdBgEIAEoA0gAiAEBEhEKBHVzZWQYBSABKANIAYgBARIPCgdtZXNzYWdlGAYgASgJEhMKC3VwZ3JhZGVfdXJsGAcgASgJQggKBl9saW1pdEIHCgVfdXNlZCIoCglSZXRyeUluZm8SGwoTcmV0cnlfYWZ0ZXJfc2Vjb25kcxgBIAEoBSqyBAoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASGwoXRVJST1JfUkVBU09OX1ZBTElEQVRJT04QARIhCh1FUlJPUl9SRUFTT05fQ09OVEVOVF9SRVFVSVJFRBACEhoKFkVSUk9SX1JFQVNPTl9UT09fTEFSR0UQAxIaChZFUlJPUl9SRUFTT05fTk9UX0ZPVU5EEAQSGwoXRVJST1JfUkVBU09OX1NVUEVSU0VERUQQBRIZChVFUlJPUl9SRUFTT05fQ09ORkxJQ1QQBhIgChxFUlJPUl9SRUFTT05fVU5BVVRIRU5USUNBVEVEEAcSIgoeRVJST1JfUkVBU09OX1BFUk1JU1NJT05fREVOSUVEEAgSJAogRVJST1JfUkVBU09OX09OQk9BUkRJTkdfUkVRVUlSRUQQCRImCiJFUlJPUl9SRUFTT05fUExBTl9VUEdSQURFX1JFUVVJUkVEEAoSHQoZRVJST1JfUkVBU09OX1JBVEVfTElNSVRFRBALEigKJEVSUk9SX1JFQVNPTl9QQVlNRU5UU19OT1RfQ09ORklHVVJFRBAMEh4KGkVSUk9SX1JFQVNPTl9JTkdFU1RfRkFJTEVEEA0SHwobRVJST1JfUkVBU09OX1BST1ZJREVSX0VSUk9SEA4SHAoYRVJST1JfUkVBU09OX1VOQVZBSUxBQkxFEA8SGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEBBiBnByb3RvMw");
 
 /**
- * Why a call failed, in a machine-readable word, plus the offending field where there is one.
- * Reasons used: content_required, too_large, ingest_failed, provider_error, validation,
- * plan_upgrade_required, rate_limited, not_found, superseded, conflict, payments_not_configured,
- * unprocessable.
+ * Why a call failed, plus the offending field where there is one.
  *
  * @generated from message memory.v1.ErrorInfo
  */
 export type ErrorInfo = Message<"memory.v1.ErrorInfo"> & {
   /**
+   * reason_code as a word: the value's name in lower case without ERROR_REASON_ ("content_required").
+   * Kept for clients that read the word (MCP data.reason); gateways read reason_code and fall back
+   * to this word for errors from a core older than reason_code.
+   *
    * @generated from field: string reason = 1;
    */
   reason: string;
@@ -37,6 +38,11 @@ export type ErrorInfo = Message<"memory.v1.ErrorInfo"> & {
    * @generated from field: map<string, string> metadata = 3;
    */
   metadata: { [key: string]: string };
+
+  /**
+   * @generated from field: memory.v1.ErrorReason reason_code = 4;
+   */
+  reasonCode: ErrorReason;
 };
 
 /**
@@ -113,4 +119,137 @@ export type RetryInfo = Message<"memory.v1.RetryInfo"> & {
  */
 export const RetryInfoSchema: GenMessage<RetryInfo> = /*@__PURE__*/
   messageDesc(file_memory_v1_errors, 2);
+
+/**
+ * Why a call failed. Core attaches one to every error it models and sends only these values; each
+ * gateway decides per value (an exhaustive table, checked by the compiler) whether it refines the
+ * HTTP status or JSON-RPC code of the gRPC code. Adding a value is additive on the wire, but every
+ * gateway table must then say what it means.
+ *
+ * @generated from enum memory.v1.ErrorReason
+ */
+export enum ErrorReason {
+  /**
+   * @generated from enum value: ERROR_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A request field breaks a rule (protovalidate, relation registry); ErrorInfo.field names it.
+   *
+   * @generated from enum value: ERROR_REASON_VALIDATION = 1;
+   */
+  VALIDATION = 1,
+
+  /**
+   * The content (or another required text) is missing or blank.
+   *
+   * @generated from enum value: ERROR_REASON_CONTENT_REQUIRED = 2;
+   */
+  CONTENT_REQUIRED = 2,
+
+  /**
+   * The content is over its size limit; the message says how to split it.
+   *
+   * @generated from enum value: ERROR_REASON_TOO_LARGE = 3;
+   */
+  TOO_LARGE = 3,
+
+  /**
+   * An id names nothing in the caller's workspace.
+   *
+   * @generated from enum value: ERROR_REASON_NOT_FOUND = 4;
+   */
+  NOT_FOUND = 4,
+
+  /**
+   * The memory version to update was already superseded; metadata current_memory_id names the current one.
+   *
+   * @generated from enum value: ERROR_REASON_SUPERSEDED = 5;
+   */
+  SUPERSEDED = 5,
+
+  /**
+   * The request conflicts with existing state (slug taken, token limit, one workspace per user).
+   *
+   * @generated from enum value: ERROR_REASON_CONFLICT = 6;
+   */
+  CONFLICT = 6,
+
+  /**
+   * Credentials missing, malformed, revoked, or of the wrong kind for the method.
+   *
+   * @generated from enum value: ERROR_REASON_UNAUTHENTICATED = 7;
+   */
+  UNAUTHENTICATED = 7,
+
+  /**
+   * The credential lacks the method's scope.
+   *
+   * @generated from enum value: ERROR_REASON_PERMISSION_DENIED = 8;
+   */
+  PERMISSION_DENIED = 8,
+
+  /**
+   * A signed-in user without a workspace called a workspace method.
+   *
+   * @generated from enum value: ERROR_REASON_ONBOARDING_REQUIRED = 9;
+   */
+  ONBOARDING_REQUIRED = 9,
+
+  /**
+   * A plan gate; a PlanGate detail carries the spec's 402 body.
+   *
+   * @generated from enum value: ERROR_REASON_PLAN_UPGRADE_REQUIRED = 10;
+   */
+  PLAN_UPGRADE_REQUIRED = 10,
+
+  /**
+   * A rate limit; a RetryInfo detail says when to retry.
+   *
+   * @generated from enum value: ERROR_REASON_RATE_LIMITED = 11;
+   */
+  RATE_LIMITED = 11,
+
+  /**
+   * Billing is called on a server without a payment provider (REST 503, docs/rest.md).
+   *
+   * @generated from enum value: ERROR_REASON_PAYMENTS_NOT_CONFIGURED = 12;
+   */
+  PAYMENTS_NOT_CONFIGURED = 12,
+
+  /**
+   * Indexing a stored memory failed; it is kept with status failed.
+   *
+   * @generated from enum value: ERROR_REASON_INGEST_FAILED = 13;
+   */
+  INGEST_FAILED = 13,
+
+  /**
+   * A model provider (embedding, rerank) failed.
+   *
+   * @generated from enum value: ERROR_REASON_PROVIDER_ERROR = 14;
+   */
+  PROVIDER_ERROR = 14,
+
+  /**
+   * A dependency (database, mail) cannot be reached; retrying later may succeed.
+   *
+   * @generated from enum value: ERROR_REASON_UNAVAILABLE = 15;
+   */
+  UNAVAILABLE = 15,
+
+  /**
+   * A bug in core: details only in core's log; retrying will not help.
+   *
+   * @generated from enum value: ERROR_REASON_INTERNAL = 16;
+   */
+  INTERNAL = 16,
+}
+
+/**
+ * Describes the enum memory.v1.ErrorReason.
+ */
+export const ErrorReasonSchema: GenEnum<ErrorReason> = /*@__PURE__*/
+  enumDesc(file_memory_v1_errors, 0);
 
