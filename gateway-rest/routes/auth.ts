@@ -10,8 +10,8 @@ import {
   ScopeSchema,
   StartSignInRequestSchema,
 } from "../../gen/memory/v1/tenancy_service_pb.js";
-import { errorResponses } from "../error-schemas.js";
 import { enumWord, enumWords } from "../../lib/proto-enum-words.js";
+import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /** The auth routes also need the configured public URL: links, redirects and the cookie's Secure flag. */

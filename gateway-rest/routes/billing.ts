@@ -4,8 +4,8 @@ import { z } from "zod";
 import { protoEnumField } from "../../gateway-kit/proto-rules.js";
 import { BillingPeriodSchema, CreateCheckoutRequestSchema } from "../../gen/memory/v1/billing_service_pb.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
-import { errorResponses } from "../error-schemas.js";
 import { enumNumber } from "../../lib/proto-enum-words.js";
+import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const checkout = CreateCheckoutRequestSchema.field;

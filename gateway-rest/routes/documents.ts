@@ -5,8 +5,8 @@ import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { IngestDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { IndexStatusSchema } from "../../gen/memory/v1/memory_pb.js";
-import { errorResponses } from "../error-schemas.js";
 import { enumWord } from "../../lib/proto-enum-words.js";
+import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 /**

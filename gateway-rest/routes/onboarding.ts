@@ -4,8 +4,8 @@ import { z } from "zod";
 import { protoEnumField, protoString } from "../../gateway-kit/proto-rules.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
 import { OnboardRequestSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
-import { errorResponses } from "../error-schemas.js";
 import { enumNumber } from "../../lib/proto-enum-words.js";
+import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const fields = OnboardRequestSchema.field;

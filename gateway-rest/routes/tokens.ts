@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { protoEnum } from "../../gateway-kit/proto-enum-schema.js";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import {
   type ApiToken,
@@ -8,10 +9,9 @@ import {
   RevokeTokenRequestSchema,
   ScopeSchema,
 } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
-import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
-import { protoEnum } from "../../gateway-kit/proto-enum-schema.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const scopeSchema = protoEnum(ScopeSchema);
