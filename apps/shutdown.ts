@@ -39,10 +39,10 @@ export function createShutdown(logger: Logger): Shutdown {
 export function createProcessShutdown(logger: Logger, what: string): Shutdown {
   const shutdown = createShutdown(logger);
   const onSignal = (signal: string) => {
-    logger.info({ signal }, `${what} shutting down: draining requests and jobs`);
+    logger.info({ signal, process: what }, "shutting down: draining requests and jobs");
     shutdown.stopAll().then(
       () => {
-        logger.info(`${what} stopped`);
+        logger.info({ process: what }, "stopped");
         process.exit(0);
       },
       (error: unknown) => {
