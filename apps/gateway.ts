@@ -1,10 +1,10 @@
 import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
-import { createEdge } from "../edge/create-edge.js";
 import { createCoreClients, createRemoteCoreTransport } from "../gateway-kit/core-clients.js";
 import { createRateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createProcessShutdown, startOrExit } from "./shutdown.js";
+import { startHttpEdge } from "./start-http-edge.js";
 
 // `npm run start:gateway`: the HTTP edge with both gateways alone, reaching core over gRPC at
 // CORE_URL. Stateless: run as many as needed behind a load balancer.
@@ -23,17 +23,8 @@ await startOrExit(shutdown, logger, async () => {
     logger,
   });
   shutdown.push(() => rateLimiters.close());
-  const edge = await createEdge({
-    clients: createCoreClients(createRemoteCoreTransport(config.coreUrl ?? "")),
-    logger,
-    version,
-    trustProxy: config.trustProxy,
-    corsOrigins: config.corsOrigins,
-    publicUrl: config.publicUrl,
-    rateLimiters,
-  });
-  await edge.listen({ host: config.host, port: config.port });
-  shutdown.push(() => edge.close());
+  const clients = createCoreClients(createRemoteCoreTransport(config.coreUrl ?? ""));
+  await startHttpEdge({ config, logger, version, clients, rateLimiters, shutdown });
 });
 logger.info(
   { http: `http://${config.host}:${config.port}`, core: config.coreUrl },

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { createRouterTransport } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config/config.js";
@@ -6,11 +5,11 @@ import type { Logger } from "../config/logger.js";
 import type { Core } from "../core/create-core.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
-import { createEdge } from "../edge/create-edge.js";
 import { type CoreClients, createCoreClients } from "../gateway-kit/core-clients.js";
 import type { Worker } from "../worker/create-worker.js";
 import { createShutdown, type Shutdown } from "./shutdown.js";
 import { startCoreStack } from "./start-core-stack.js";
+import { startHttpEdge } from "./start-http-edge.js";
 
 /** The whole service in one process: storage, core (gRPC), the HTTP edge, the worker. */
 export interface RunningService {
@@ -52,18 +51,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     const clients = createCoreClients(
       createRouterTransport(core.routes, { router: { interceptors: core.inProcessInterceptors } }),
     );
-    const edge = await createEdge({
-      clients,
+    const { edge, port: httpPort } = await startHttpEdge({
+      config,
       logger,
       version,
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
-      publicUrl: config.publicUrl,
+      clients,
       rateLimiters,
+      shutdown,
     });
-    await edge.listen({ host: config.host, port: config.port });
-    shutdown.push(() => edge.close());
-    const httpPort = (edge.server.address() as AddressInfo).port;
     return {
       httpUrl: `http://${config.host}:${httpPort}`,
       grpcUrl: `http://${config.host}:${grpc.port}`,
