@@ -1,3 +1,4 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -15,31 +16,33 @@ import { coreCall, describeOperation, type RestRouteOptions } from "../route-opt
 const fields = RequestCancellationRequestSchema.field;
 const confirmFields = ConfirmCancellationRequestSchema.field;
 
-/** Step 1 (the spec leaves the body open; ADR 0160): names the contract. */
+/**
+ * One body for both steps (the spec leaves it open; ADR 0160). Step 1 names the contract: email,
+ * workspace, kind, reason, wishedDate. Step 2 ("jetzt kündigen") sends only the confirmationToken of
+ * step 1. Required fields are checked by core's proto rules, so a missing one is 400 naming it.
+ */
 export const cancellationRequestSchema = z
   .strictObject({
-    email: protoString(fields.email).describe("Address of the account owner; the confirmation goes there"),
-    workspace: protoString(fields.workspace).describe("Slug of the workspace whose subscription ends"),
+    email: protoString(fields.email)
+      .optional()
+      .describe("Step 1, required: address of the account owner; the confirmation goes there"),
+    workspace: protoString(fields.workspace)
+      .optional()
+      .describe("Step 1, required: slug of the workspace whose subscription ends"),
     kind: protoEnumField(fields.kind)
       .optional()
       .describe(
-        "ordinary (default): at the end of the paid period; extraordinary: for cause, reason required",
+        "Step 1: ordinary (default), at the end of the paid period; extraordinary, for cause, reason required",
       ),
-    reason: protoString(fields.reason).optional(),
+    reason: protoString(fields.reason).optional().describe("Step 1"),
     wishedDate: protoString(fields.wishedDate)
       .optional()
-      .describe("YYYY-MM-DD; unset or earlier than the period end: the period end"),
+      .describe("Step 1: YYYY-MM-DD; unset or earlier than the period end: the period end"),
+    confirmationToken: protoString(confirmFields.confirmationToken)
+      .optional()
+      .describe("Step 2, alone: the token of step 1; single use, valid 30 minutes"),
   })
   .meta({ id: "CancellationRequest" });
-
-/** Step 2, the "jetzt kündigen" button: the token of step 1. */
-export const cancellationConfirmSchema = z
-  .strictObject({
-    confirmationToken: protoString(confirmFields.confirmationToken).describe(
-      "From step 1; single use, valid 30 minutes",
-    ),
-  })
-  .meta({ id: "CancellationConfirmation" });
 
 const stepOneResponse = z
   .object({
@@ -89,25 +92,29 @@ export const cancellationRoutes: FastifyPluginAsync<RestRouteOptions> = async (a
           rpc: "memory.v1.BillingService/RequestCancellation",
         }),
         consumes: ["application/json", "application/x-www-form-urlencoded"],
-        body: z.union([cancellationConfirmSchema, cancellationRequestSchema]),
+        body: cancellationRequestSchema,
         response: { 200: z.union([stepTwoResponse, stepOneResponse]), ...errorResponses(options.auth, 415) },
       },
     },
     async (request) => {
-      const body = request.body;
+      const { confirmationToken, ...contract } = request.body;
       const { billing } = options.clients;
-      if ("confirmationToken" in body) {
-        const done = await billing.confirmCancellation(
-          { confirmationToken: body.confirmationToken },
-          coreCall(request, options),
-        );
+      if (confirmationToken !== undefined) {
+        const extra = Object.keys(contract);
+        if (extra.length > 0) {
+          throw new ConnectError(
+            `confirmationToken: send it alone in the confirmation step (also got ${extra.join(", ")})`,
+            Code.InvalidArgument,
+          );
+        }
+        const done = await billing.confirmCancellation({ confirmationToken }, coreCall(request, options));
         return { message: done.message, receivedAt: isoTime(done.receivedAt) ?? "" };
       }
-      const { email, workspace, kind, reason, wishedDate } = body;
+      const { email, workspace, kind, reason, wishedDate } = contract;
       const result = await billing.requestCancellation(
         {
-          email,
-          workspace,
+          email: email ?? "",
+          workspace: workspace ?? "",
           ...(kind === undefined ? {} : { kind: enumNumber(CancellationKindSchema, kind) }),
           ...(reason === undefined ? {} : { reason }),
           ...(wishedDate === undefined ? {} : { wishedDate }),
