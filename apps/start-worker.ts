@@ -3,6 +3,7 @@ import type { Logger } from "../config/logger.js";
 import { scheduleMaintenance } from "../core/memories/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
+import { scheduleAuditPurge } from "../core/store/purge-audit-log.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
 import type { Shutdown } from "./shutdown.js";
@@ -26,5 +27,7 @@ export async function startConfiguredWorker(
   // The periodic reconcile/maintenance sweep reschedules itself; starting a worker (re)starts it, so a
   // changed embedding provider begins re-embedding at once. One pending sweep under a fixed job key.
   await scheduleMaintenance(storage.db.sql);
+  // The audit-log retention purge, likewise one pending job that reschedules itself.
+  await scheduleAuditPurge(storage.db.sql);
   return worker;
 }

@@ -4,6 +4,7 @@ import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
 import { tenantCreate } from "./commands/tenant-create.js";
 import { tenantList } from "./commands/tenant-list.js";
+import { tenantSetPlan } from "./commands/tenant-set-plan.js";
 import { tokenCreate } from "./commands/token-create.js";
 import { tokenList } from "./commands/token-list.js";
 import { tokenRevoke } from "./commands/token-revoke.js";
@@ -17,6 +18,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
 
   tenant create --slug <slug> [--name <name>] [--plan free|plus|pro|team|api]   (default plan: api)
   tenant list
+  tenant set-plan --tenant <slug> --plan free|plus|pro|team|api                 (audited; no payment)
   token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
   token list --tenant <slug>
   token revoke --id <token id>
@@ -47,7 +49,14 @@ if (values.help || command === "" || command === "help") {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const KNOWN = ["tenant create", "tenant list", "token create", "token list", "token revoke"];
+const KNOWN = [
+  "tenant create",
+  "tenant list",
+  "tenant set-plan",
+  "token create",
+  "token list",
+  "token revoke",
+];
 if (!KNOWN.includes(command)) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
   process.exit(2);
@@ -64,6 +73,9 @@ try {
       break;
     case "tenant list":
       process.stdout.write(await tenantList(db));
+      break;
+    case "tenant set-plan":
+      process.stdout.write(await tenantSetPlan(db, values));
       break;
     case "token create": {
       const { stdout, stderr } = await tokenCreate(db, values);

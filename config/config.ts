@@ -27,6 +27,12 @@ const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
 
+const stripePrice = z
+  .string()
+  .trim()
+  .regex(/^price_[A-Za-z0-9_]{1,200}$/, "must be a Stripe price id (price_…)")
+  .optional();
+
 const envSchema = z.object({
   PORT: port.default(8080),
   GRPC_PORT: port.default(50051),
@@ -71,6 +77,19 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  // Price ids of Stripe, one per paid plan and billing period (price_…).
+  STRIPE_PRICE_PLUS_MONTHLY: stripePrice,
+  STRIPE_PRICE_PLUS_YEARLY: stripePrice,
+  STRIPE_PRICE_PRO_MONTHLY: stripePrice,
+  STRIPE_PRICE_PRO_YEARLY: stripePrice,
+  STRIPE_PRICE_TEAM_MONTHLY: stripePrice,
+  STRIPE_PRICE_TEAM_YEARLY: stripePrice,
+  STRIPE_PRICE_API_MONTHLY: stripePrice,
+  STRIPE_PRICE_API_YEARLY: stripePrice,
+  // Where the Stripe SDK sends API calls; only for tests and local mocks (default: api.stripe.com).
+  STRIPE_API_BASE: optionalUrl(["http:", "https:"]),
+  // Self-hosted without payments: onboarding grants this plan to every new workspace.
+  SELF_HOSTED_PLAN: z.enum(["free", "plus", "pro", "team", "api"]).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -116,7 +135,51 @@ export interface Config {
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
-  readonly stripe?: { secretKey: string; webhookSecret: string };
+  /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */
+  readonly stripe?: StripeConfig;
+  /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
+  readonly selfHostedPlan?: PaidOrFreePlan;
+}
+
+export type PaidOrFreePlan = "free" | "plus" | "pro" | "team" | "api";
+export type PaidPlan = Exclude<PaidOrFreePlan, "free">;
+export type BillingPeriodName = "monthly" | "yearly";
+
+export interface StripeConfig {
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  /** Price id per paid plan and billing period; a missing one makes that choice unavailable. */
+  readonly prices: Readonly<Partial<Record<PaidPlan, Partial<Record<BillingPeriodName, string>>>>>;
+  /** API address override for tests and mocks: protocol, host and port. */
+  readonly apiBase?: { protocol: "http" | "https"; host: string; port: number };
+}
+
+function stripeConfig(env: Env): StripeConfig | undefined {
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return undefined;
+  const price = (monthly: string | undefined, yearly: string | undefined) => ({
+    ...(monthly ? { monthly } : {}),
+    ...(yearly ? { yearly } : {}),
+  });
+  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : undefined;
+  return {
+    secretKey: env.STRIPE_SECRET_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    prices: {
+      plus: price(env.STRIPE_PRICE_PLUS_MONTHLY, env.STRIPE_PRICE_PLUS_YEARLY),
+      pro: price(env.STRIPE_PRICE_PRO_MONTHLY, env.STRIPE_PRICE_PRO_YEARLY),
+      team: price(env.STRIPE_PRICE_TEAM_MONTHLY, env.STRIPE_PRICE_TEAM_YEARLY),
+      api: price(env.STRIPE_PRICE_API_MONTHLY, env.STRIPE_PRICE_API_YEARLY),
+    },
+    ...(base
+      ? {
+          apiBase: {
+            protocol: base.protocol === "http:" ? "http" : "https",
+            host: base.hostname,
+            port: base.port ? Number(base.port) : base.protocol === "http:" ? 80 : 443,
+          },
+        }
+      : {}),
+  };
 }
 
 /** A configuration error, reported as one line naming the variable. */
@@ -180,6 +243,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     fail("STRIPE_WEBHOOK_SECRET", "required when STRIPE_SECRET_KEY is set");
   }
+  if (env.STRIPE_WEBHOOK_SECRET && !env.STRIPE_SECRET_KEY) {
+    fail("STRIPE_SECRET_KEY", "required when STRIPE_WEBHOOK_SECRET is set");
+  }
+  if (env.SELF_HOSTED_PLAN && env.STRIPE_SECRET_KEY) {
+    fail("SELF_HOSTED_PLAN", "grants plans without payment; unset it, or unset the STRIPE_* keys");
+  }
+  const stripe = stripeConfig(env);
   const dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
@@ -213,8 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
-    ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
-      ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } }
-      : {}),
+    ...(stripe ? { stripe } : {}),
+    ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { StripeConfig } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import { file_grpc_health_v1_health, Health } from "../gen/grpc/health/v1/health_pb.js";
 import { ServerReflection as ReflectionV1 } from "../gen/grpc/reflection/v1/reflection_pb.js";
@@ -14,8 +15,10 @@ import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
+import type { PlanName } from "./auth/principal.js";
 import { createRateLimitInterceptor } from "./auth/rate-limit-interceptor.js";
-import { createBillingService } from "./billing/billing-service.js";
+import { createBillingService, onboardingCheckout } from "./billing/billing-service.js";
+import { createPayments } from "./billing/payments.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
@@ -29,7 +32,6 @@ import { createReflectionServices } from "./reflection/reflection-service.js";
 import { type ComponentCheck, createStatusService } from "./status/status-service.js";
 import type { Database } from "./store/database.js";
 import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
-import type { StartCheckout } from "./tenancy/onboard.js";
 import { createTenancyService } from "./tenancy/tenancy-service.js";
 import { createValidateInterceptor } from "./validate-interceptor.js";
 import type { VectorStore } from "./vectors/vector-store.js";
@@ -61,8 +63,10 @@ export interface CoreOptions {
   readonly rateLimiters?: RateLimiters;
   /** Magic-link mail (SMTP_URL, MAIL_FROM); without smtpUrl links are written to the log. */
   readonly mail?: { readonly smtpUrl?: string | undefined; readonly from: string };
-  /** Starts a payment checkout for a paid plan at onboarding; unset: payments not configured. */
-  readonly startCheckout?: StartCheckout;
+  /** Stripe (STRIPE_* variables); unset: payments not configured (503, onboarding of paid plans 402). */
+  readonly stripe?: StripeConfig | undefined;
+  /** SELF_HOSTED_PLAN: onboarding grants this plan without payment. */
+  readonly selfHostedPlan?: PlanName | undefined;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -90,17 +94,27 @@ export function createCore(options: CoreOptions): Core {
   const authenticator = createAuthenticator({ db });
   const rateLimiters =
     options.rateLimiters ?? createRateLimiters({ keyPrefix: "memory-service", logger: options.logger });
+  const mailer = createMagicLinkMailer({
+    smtpUrl: options.mail?.smtpUrl,
+    from: options.mail?.from ?? "Memory Service <no-reply@localhost>",
+    logger: options.logger,
+  });
+  const billingDeps = {
+    db,
+    logger: options.logger,
+    publicUrl: options.publicUrl,
+    payments: options.stripe ? createPayments(options.stripe) : undefined,
+    sendMail: (message: { to: string; subject: string; text: string }) => mailer.sendMessage(message),
+    forgetTenant: (tenantId: string) => authenticator.forgetTenant(tenantId),
+  };
   const tenancy = createTenancyService({
     db,
     authenticator,
-    mailer: createMagicLinkMailer({
-      smtpUrl: options.mail?.smtpUrl,
-      from: options.mail?.from ?? "Memory Service <no-reply@localhost>",
-      logger: options.logger,
-    }),
+    mailer,
     publicUrl: options.publicUrl,
     logger: options.logger,
-    startCheckout: options.startCheckout,
+    startCheckout: billingDeps.payments ? onboardingCheckout(billingDeps) : undefined,
+    selfHostedPlan: options.selfHostedPlan,
   });
   const registry = fileRegistryOf([
     file_memory_v1_recall_service,
@@ -185,7 +199,7 @@ export function createCore(options: CoreOptions): Core {
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
   });
   const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
-  const billing = createBillingService();
+  const billing = createBillingService(billingDeps);
   const webhooks = createWebhookService();
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 

@@ -19,6 +19,8 @@ export interface Authenticator {
    * refused too, so the next request after a revoke answer is 401 even under concurrency.
    */
   forgetToken(tokenId: string): void;
+  /** Drops cached lookups of a workspace's tokens (its plan changed): the next request reads it anew. */
+  forgetTenant(tenantId: string): void;
 }
 
 export interface AuthenticatorOptions {
@@ -156,6 +158,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       lastTouched.delete(tokenId);
       for (const [key, entry] of cache) {
         if (entry.principal.kind === "token" && entry.principal.tokenId === tokenId) cache.delete(key);
+      }
+    },
+    forgetTenant(tenantId) {
+      for (const [key, entry] of cache) {
+        if (entry.principal.kind === "token" && entry.principal.tenantId === tenantId) cache.delete(key);
       }
     },
   };

@@ -9,8 +9,16 @@ export interface MagicLinkMailer {
   /** "smtp" or "log": how links leave the service (GetSession and docs mention it). */
   readonly delivery: "smtp" | "log";
   send(to: string, link: string): Promise<void>;
+  /**
+   * Any other plain-text mail through the same transport (billing's cancellation confirmations).
+   * Without SMTP the message is written to the log at warn level; a failed delivery is UNAVAILABLE.
+   */
+  sendMessage(message: { to: string; subject: string; text: string }): Promise<void>;
   close(): void;
 }
+
+/** The log line of a plain-text mail when SMTP_URL is not set. */
+export const MAIL_LOG_MESSAGE = "SMTP_URL is not set: mail written to the log instead of sent";
 
 export interface MagicLinkMailerOptions {
   readonly smtpUrl?: string | undefined;
@@ -34,6 +42,9 @@ export function createMagicLinkMailer(options: MagicLinkMailerOptions): MagicLin
       delivery: "log",
       async send(to, link) {
         logger.warn({ to, signInLink: link }, MAGIC_LINK_LOG_MESSAGE);
+      },
+      async sendMessage({ to, subject, text }) {
+        logger.warn({ to, subject, text }, MAIL_LOG_MESSAGE);
       },
       close() {},
     };
@@ -72,6 +83,21 @@ export function createMagicLinkMailer(options: MagicLinkMailerOptions): MagicLin
           Code.Unavailable,
           ErrorReason.UNAVAILABLE,
           "the sign-in mail could not be sent; try again later",
+          {
+            cause: error,
+          },
+        );
+      }
+    },
+    async sendMessage({ to, subject, text }) {
+      try {
+        await transport.sendMail({ to, subject, text });
+      } catch (error) {
+        logger.error({ err: error, to, subject }, "sending a mail failed");
+        throw coreError(
+          Code.Unavailable,
+          ErrorReason.UNAVAILABLE,
+          "the mail could not be sent; try again later",
           {
             cause: error,
           },

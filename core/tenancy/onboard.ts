@@ -30,12 +30,21 @@ export interface OnboardInput {
  * A paid plan is not granted here: the workspace starts on free and the payment webhook
  * (checkout.session.completed) switches it, so nobody gets a paid plan by onboarding alone. Without
  * payments a paid plan is refused with the plan-gate body (402) before anything is created.
+ *
+ * Self-hosted (SELF_HOSTED_PLAN set, no payments): every new workspace gets that plan, whatever was
+ * asked for, and goes to the dashboard; the grant is audited.
  */
 export async function onboard(
-  deps: { db: Database; publicUrl: string; startCheckout?: StartCheckout | undefined },
+  deps: {
+    db: Database;
+    publicUrl: string;
+    startCheckout?: StartCheckout | undefined;
+    selfHostedPlan?: PlanName | undefined;
+  },
   input: OnboardInput,
 ): Promise<{ tenantId: string; redirectUrl: string }> {
-  const paid = input.plan !== "free";
+  const granted = deps.selfHostedPlan;
+  const paid = input.plan !== "free" && !granted;
   if (paid && !deps.startCheckout) {
     throw planGateError({
       feature: `plan_${input.plan}`,
@@ -58,7 +67,7 @@ export async function onboard(
         `you already have a workspace ("${existing.slug}"); one user owns at most one`,
       );
     }
-    const tenant = await createTenant(tx, { slug: input.slug, name: input.name, plan: "free" });
+    const tenant = await createTenant(tx, { slug: input.slug, name: input.name, plan: granted ?? "free" });
     await tx`insert into memberships (tenant_id, user_id, role) values (${tenant.id}, ${input.userId}, 'owner')`;
     await recordAudit(tx, {
       tenantId: tenant.id,
@@ -66,7 +75,11 @@ export async function onboard(
       action: "tenant.onboarded",
       target: tenant.slug,
       ip: input.ip,
-      details: { slug: tenant.slug, requestedPlan: input.plan },
+      details: {
+        slug: tenant.slug,
+        requestedPlan: input.plan,
+        ...(granted ? { grantedPlan: granted, via: "SELF_HOSTED_PLAN" } : {}),
+      },
     });
     return tenant.id;
   });

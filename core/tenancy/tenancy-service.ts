@@ -4,7 +4,7 @@ import type { Logger } from "../../config/logger.js";
 import type { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
 import type { Authenticator } from "../auth/authenticate.js";
 import { tenantCaller } from "../auth/caller.js";
-import { clientIpKey, principalKey } from "../auth/principal.js";
+import { clientIpKey, type PlanName, principalKey } from "../auth/principal.js";
 import { unauthenticated } from "../errors.js";
 import type { Database } from "../store/database.js";
 import { listActiveTokens } from "./api-tokens.js";
@@ -28,6 +28,8 @@ export interface TenancyServiceDeps {
   readonly logger: Logger;
   /** Set by billing when payments are configured; unset: paid plans at onboarding answer 402. */
   readonly startCheckout?: StartCheckout | undefined;
+  /** SELF_HOSTED_PLAN: onboarding grants this plan without payment. */
+  readonly selfHostedPlan?: PlanName | undefined;
 }
 
 const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);

@@ -1,27 +1,70 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { protoString } from "../../gateway-kit/proto-rules.js";
-import { RequestCancellationRequestSchema } from "../../gen/memory/v1/billing_service_pb.js";
+import { protoEnumField, protoString } from "../../gateway-kit/proto-rules.js";
+import {
+  CancellationKindSchema,
+  ConfirmCancellationRequestSchema,
+  RequestCancellationRequestSchema,
+} from "../../gen/memory/v1/billing_service_pb.js";
+import { enumNumber } from "../../lib/proto-enum-words.js";
 import { errorResponses } from "../error-schemas.js";
+import { isoTime } from "../iso-time.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const fields = RequestCancellationRequestSchema.field;
+const confirmFields = ConfirmCancellationRequestSchema.field;
 
-/** The spec leaves the body open ("body not shown"); this is RequestCancellation's message. */
+/**
+ * One body for both steps (the spec leaves it open; ADR 0160). Step 1 names the contract: email,
+ * workspace, kind, reason, wishedDate. Step 2 ("jetzt kündigen") sends only the confirmationToken of
+ * step 1. Required fields are checked by core's proto rules, so a missing one is 400 naming it.
+ */
 export const cancellationRequestSchema = z
   .strictObject({
-    email: protoString(fields.email).describe("Address of the account whose subscription ends"),
-    reason: protoString(fields.reason).optional(),
+    email: protoString(fields.email)
+      .optional()
+      .describe("Step 1, required: address of the account owner; the confirmation goes there"),
+    workspace: protoString(fields.workspace)
+      .optional()
+      .describe("Step 1, required: slug of the workspace whose subscription ends"),
+    kind: protoEnumField(fields.kind)
+      .optional()
+      .describe(
+        "Step 1: ordinary (default), at the end of the paid period; extraordinary, for cause, reason required",
+      ),
+    reason: protoString(fields.reason).optional().describe("Step 1"),
+    wishedDate: protoString(fields.wishedDate)
+      .optional()
+      .describe("Step 1: YYYY-MM-DD; unset or earlier than the period end: the period end"),
+    confirmationToken: protoString(confirmFields.confirmationToken)
+      .optional()
+      .describe("Step 2, alone: the token of step 1; single use, valid 30 minutes"),
   })
   .meta({ id: "CancellationRequest" });
 
-const cancellationResponseSchema = z.object({ message: z.string() }).meta({ id: "CancellationAccepted" });
+const stepOneResponse = z
+  .object({
+    message: z.string(),
+    confirmationToken: z.string(),
+    expiresAt: z.string().describe("ISO 8601"),
+  })
+  .meta({ id: "CancellationPending" });
+
+const stepTwoResponse = z
+  .object({
+    message: z.string().describe("The same for every contract, known or not"),
+    receivedAt: z.string().describe("ISO 8601: date and time of receipt"),
+  })
+  .meta({ id: "CancellationReceived" });
 
 /**
- * POST /api/kuendigung → BillingService/RequestCancellation: the public cancellation button
- * (spec: public, 5 / 60 s per IP). A button is usually an HTML form, so besides JSON this route
- * also reads application/x-www-form-urlencoded.
+ * POST /api/kuendigung → BillingService/RequestCancellation, then ConfirmCancellation: the public
+ * cancellation button (§312k BGB; spec: public, 5 / 60 s per IP). Two steps on one path: the
+ * contract's details return a signed one-time token; the token alone ("jetzt kündigen") cancels.
+ * Both answer alike for unknown contracts. A button is usually an HTML form, so besides JSON this
+ * route also reads application/x-www-form-urlencoded.
  */
 export const cancellationRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
   app.addContentTypeParser(
@@ -38,22 +81,51 @@ export const cancellationRoutes: FastifyPluginAsync<RestRouteOptions> = async (a
       schema: {
         ...describeOperation(options, {
           id: "requestCancellation",
-          summary: "Public cancellation button (Kündigung)",
+          summary: "Public cancellation button (Kündigung), two steps",
+          description:
+            "Step 1: {email, workspace, kind?, reason?, wishedDate?} → {message, confirmationToken, expiresAt}. " +
+            'Step 2 ("jetzt kündigen"): {confirmationToken} → {message, receivedAt}; cancels at the period end ' +
+            "(or the later wished date) and mails a confirmation with the time of receipt and the effective date. " +
+            "Both steps answer alike whether or not the contract exists. 503 when payments are not configured. " +
+            "Step 2 calls memory.v1.BillingService/ConfirmCancellation.",
           tag: "billing",
           rpc: "memory.v1.BillingService/RequestCancellation",
         }),
         consumes: ["application/json", "application/x-www-form-urlencoded"],
         body: cancellationRequestSchema,
-        response: { 200: cancellationResponseSchema, ...errorResponses(options.auth, 415) },
+        response: { 200: z.union([stepTwoResponse, stepOneResponse]), ...errorResponses(options.auth, 415) },
       },
     },
     async (request) => {
-      const { email, reason } = request.body;
-      const result = await options.clients.billing.requestCancellation(
-        { email, ...(reason === undefined ? {} : { reason }) },
+      const { confirmationToken, ...contract } = request.body;
+      const { billing } = options.clients;
+      if (confirmationToken !== undefined) {
+        const extra = Object.keys(contract);
+        if (extra.length > 0) {
+          throw new ConnectError(
+            `confirmationToken: send it alone in the confirmation step (also got ${extra.join(", ")})`,
+            Code.InvalidArgument,
+          );
+        }
+        const done = await billing.confirmCancellation({ confirmationToken }, coreCall(request, options));
+        return { message: done.message, receivedAt: isoTime(done.receivedAt) ?? "" };
+      }
+      const { email, workspace, kind, reason, wishedDate } = contract;
+      const result = await billing.requestCancellation(
+        {
+          email: email ?? "",
+          workspace: workspace ?? "",
+          ...(kind === undefined ? {} : { kind: enumNumber(CancellationKindSchema, kind) }),
+          ...(reason === undefined ? {} : { reason }),
+          ...(wishedDate === undefined ? {} : { wishedDate }),
+        },
         coreCall(request, options),
       );
-      return { message: result.message };
+      return {
+        message: result.message,
+        confirmationToken: result.confirmationToken,
+        expiresAt: isoTime(result.expiresAt) ?? "",
+      };
     },
   );
 };

@@ -180,15 +180,17 @@ test.serial(
   },
 );
 
-test.serial("grpc-js: a contract method without a handler yet answers UNIMPLEMENTED", async (t) => {
-  // RequestCancellation is public (no credentials needed) and belongs to a later issue.
+test.serial("grpc-js: a public billing call on a server without payments answers UNAVAILABLE", async (t) => {
+  // RequestCancellation is public (no credentials needed); without Stripe keys it is "payments not
+  // configured" (HTTP 503). (It served as the UNIMPLEMENTED example until issue 16 landed.)
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const error = await new Promise<grpc.ServiceError>((resolve) => {
     client.makeUnaryRequest(
       "/memory.v1.BillingService/RequestCancellation",
       (b: Buffer) => b,
       (b: Buffer) => b,
-      Buffer.from([0x0a, 0x0b, ...Buffer.from("a@b.example")]),
+      // email = "a@b.example" (field 1), workspace = "acme" (field 3): a valid request.
+      Buffer.from([0x0a, 0x0b, ...Buffer.from("a@b.example"), 0x1a, 0x04, ...Buffer.from("acme")]),
       new grpc.Metadata(),
       (err) => {
         client.close();
@@ -196,7 +198,8 @@ test.serial("grpc-js: a contract method without a handler yet answers UNIMPLEMEN
       },
     );
   });
-  t.is(error.code, grpc.status.UNIMPLEMENTED);
+  t.is(error.code, grpc.status.UNAVAILABLE);
+  t.regex(error.details, /^payments not configured/);
 });
 
 test.serial("grpc-js health check: NOT_SERVING while PostgreSQL is unreachable, SERVING after", async (t) => {

@@ -154,3 +154,33 @@ test.serial("the 50-token cap applies to the CLI too", async (t) => {
   t.is(result.code, 1);
   t.regex(result.stderr, /at most 50 active tokens/);
 });
+
+test.serial(
+  "tenant set-plan changes the plan (audited) and the gate follows on the next request",
+  async (t) => {
+    const created = await cli("tenant", "create", "--slug", "planned", "--plan", "free");
+    t.is(created.code, 0, created.stderr);
+    const issued = await cli("token", "create", "--tenant", "planned", "--scopes", "read");
+    const token = issued.stdout.trim();
+    t.like(await (await whoAmI(token)).json(), { plan: "free" });
+
+    const set = await cli("tenant", "set-plan", "--tenant", "planned", "--plan", "api");
+    t.is(set.code, 0, set.stderr);
+    t.is(set.stdout, 'workspace "planned": plan free → api\n');
+    const [audit] = await service.storage.db.sql<{ details: Record<string, unknown> }[]>`
+    select a.details from audit_log a join tenants t on t.id = a.tenant_id
+    where t.slug = 'planned' and a.action = 'tenant.plan_changed'`;
+    t.deepEqual(audit?.details, { via: "cli", plan: "api", previousPlan: "free" });
+    // Another process changed the plan: this service sees it once its 1-second token cache expires.
+    await waitFor(
+      async () =>
+        ((await (await whoAmI(token)).json()) as { plan: string }).plan === "api" ? true : undefined,
+      { what: "the new plan" },
+    );
+
+    t.is((await cli("tenant", "set-plan", "--tenant", "nope", "--plan", "api")).code, 1);
+    const bad = await cli("tenant", "set-plan", "--tenant", "planned", "--plan", "gold");
+    t.not(bad.code, 0);
+    t.regex(bad.stderr, /--plan: one of free, plus, pro, team, api/);
+  },
+);

@@ -9,9 +9,11 @@ import {
 } from "../../core/memories/memory-jobs.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Database } from "../../core/store/database.js";
+import { PURGE_AUDIT_LOG_TASK } from "../../core/store/purge-audit-log.js";
 import type { VectorStore } from "../../core/vectors/vector-store.js";
 import { indexMemoryTask } from "./index-memory.js";
 import { maintainVectorsTask } from "./maintain-vectors.js";
+import { purgeAuditLogTask } from "./purge-audit-log.js";
 import { reconcileAllTask } from "./reconcile-all.js";
 import { reconcileTenantTask } from "./reconcile-tenant.js";
 import { reembedTenantTask } from "./reembed-tenant.js";
@@ -31,5 +33,6 @@ export function createTaskList(deps: TaskDependencies): TaskList {
     [RECONCILE_TENANT_TASK]: reconcileTenantTask(deps),
     [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),
     [REEMBED_TENANT_TASK]: reembedTenantTask(deps),
+    [PURGE_AUDIT_LOG_TASK]: purgeAuditLogTask(deps),
   };
 }

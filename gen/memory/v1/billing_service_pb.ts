@@ -5,6 +5,8 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Plan } from "./memory_pb.js";
 import { file_memory_v1_memory } from "./memory_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -13,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/billing_service.proto.
  */
 export const file_memory_v1_billing_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnkvdjEvYmlsbGluZ19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEilwEKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBItCgRwbGFuGAEgASgOMg8ubWVtb3J5LnYxLlBsYW5CDrpIC4IBCBgCGAMYBBgFEjMKB2JpbGxpbmcYAiABKA4yGC5tZW1vcnkudjEuQmlsbGluZ1BlcmlvZEIIukgFggECEAESGgoIYmFzZV91cmwYAyABKAlCCLpIBXIDiAEBIiUKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIjgKGkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0EhoKCGJhc2VfdXJsGAEgASgJQgi6SAVyA4gBASIqChtDcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USCwoDdXJsGAEgASgJIkoKGUhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QSGgoHcGF5bG9hZBgBIAEoDEIJukgGegQYgIBAEhEKCXNpZ25hdHVyZRgCIAEoCSJDChpIYW5kbGVQYXltZW50RXZlbnRSZXNwb25zZRIRCglwcm9jZXNzZWQYASABKAgSEgoKZXZlbnRfdHlwZRgCIAEoCSJeChpSZXF1ZXN0Q2FuY2VsbGF0aW9uUmVxdWVzdBIWCgVlbWFpbBgBIAEoCUIHukgEcgJgARIdCgZyZWFzb24YAiABKAlCCLpIBXIDGNAPSACIAQFCCQoHX3JlYXNvbiIuChtSZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSpmCg1CaWxsaW5nUGVyaW9kEh4KGkJJTExJTkdfUEVSSU9EX1VOU1BFQ0lGSUVEEAASGgoWQklMTElOR19QRVJJT0RfTU9OVEhMWRABEhkKFUJJTExJTkdfUEVSSU9EX1lFQVJMWRACMpYDCg5CaWxsaW5nU2VydmljZRJVCg5DcmVhdGVDaGVja291dBIgLm1lbW9yeS52MS5DcmVhdGVDaGVja291dFJlcXVlc3QaIS5tZW1vcnkudjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRJkChNDcmVhdGVQb3J0YWxTZXNzaW9uEiUubWVtb3J5LnYxLkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0GiYubWVtb3J5LnYxLkNyZWF0ZVBvcnRhbFNlc3Npb25SZXNwb25zZRJhChJIYW5kbGVQYXltZW50RXZlbnQSJC5tZW1vcnkudjEuSGFuZGxlUGF5bWVudEV2ZW50UmVxdWVzdBolLm1lbW9yeS52MS5IYW5kbGVQYXltZW50RXZlbnRSZXNwb25zZRJkChNSZXF1ZXN0Q2FuY2VsbGF0aW9uEiUubWVtb3J5LnYxLlJlcXVlc3RDYW5jZWxsYXRpb25SZXF1ZXN0GiYubWVtb3J5LnYxLlJlcXVlc3RDYW5jZWxsYXRpb25SZXNwb25zZWIGcHJvdG8z", [file_buf_validate_validate, file_memory_v1_memory]);
+  fileDesc("Ch9tZW1vcnkvdjEvYmlsbGluZ19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEilwEKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBItCgRwbGFuGAEgASgOMg8ubWVtb3J5LnYxLlBsYW5CDrpIC4IBCBgCGAMYBBgFEjMKB2JpbGxpbmcYAiABKA4yGC5tZW1vcnkudjEuQmlsbGluZ1BlcmlvZEIIukgFggECEAESGgoIYmFzZV91cmwYAyABKAlCCLpIBXIDiAEBIiUKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIjgKGkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0EhoKCGJhc2VfdXJsGAEgASgJQgi6SAVyA4gBASIqChtDcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USCwoDdXJsGAEgASgJIkoKGUhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QSGgoHcGF5bG9hZBgBIAEoDEIJukgGegQYgIBAEhEKCXNpZ25hdHVyZRgCIAEoCSJDChpIYW5kbGVQYXltZW50RXZlbnRSZXNwb25zZRIRCglwcm9jZXNzZWQYASABKAgSEgoKZXZlbnRfdHlwZRgCIAEoCSKaAgoaUmVxdWVzdENhbmNlbGxhdGlvblJlcXVlc3QSGQoFZW1haWwYASABKAlCCrpIB3IFGMACYAESHQoGcmVhc29uGAIgASgJQgi6SAVyAxjQD0gAiAEBEjMKCXdvcmtzcGFjZRgDIAEoCUIgukgdchsyGV5bYS16MC05XVthLXowLTktXXsxLDYyfSQSMwoEa2luZBgEIAEoDjIbLm1lbW9yeS52MS5DYW5jZWxsYXRpb25LaW5kQgi6SAWCAQIQARI9Cgt3aXNoZWRfZGF0ZRgFIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIAYgBAUIJCgdfcmVhc29uQg4KDF93aXNoZWRfZGF0ZSJ6ChtSZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIaChJjb25maXJtYXRpb25fdG9rZW4YAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoaQ29uZmlybUNhbmNlbGxhdGlvblJlcXVlc3QSJgoSY29uZmlybWF0aW9uX3Rva2VuGAEgASgJQgq6SAdyBRABGIBAIl8KG0NvbmZpcm1DYW5jZWxsYXRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEi8KC3JlY2VpdmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpmCg1CaWxsaW5nUGVyaW9kEh4KGkJJTExJTkdfUEVSSU9EX1VOU1BFQ0lGSUVEEAASGgoWQklMTElOR19QRVJJT0RfTU9OVEhMWRABEhkKFUJJTExJTkdfUEVSSU9EX1lFQVJMWRACKnoKEENhbmNlbGxhdGlvbktpbmQSIQodQ0FOQ0VMTEFUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQU5DRUxMQVRJT05fS0lORF9PUkRJTkFSWRABEiMKH0NBTkNFTExBVElPTl9LSU5EX0VYVFJBT1JESU5BUlkQAjL8AwoOQmlsbGluZ1NlcnZpY2USVQoOQ3JlYXRlQ2hlY2tvdXQSIC5tZW1vcnkudjEuQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0GiEubWVtb3J5LnYxLkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USZAoTQ3JlYXRlUG9ydGFsU2Vzc2lvbhIlLm1lbW9yeS52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVxdWVzdBomLm1lbW9yeS52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USYQoSSGFuZGxlUGF5bWVudEV2ZW50EiQubWVtb3J5LnYxLkhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QaJS5tZW1vcnkudjEuSGFuZGxlUGF5bWVudEV2ZW50UmVzcG9uc2USZAoTUmVxdWVzdENhbmNlbGxhdGlvbhIlLm1lbW9yeS52MS5SZXF1ZXN0Q2FuY2VsbGF0aW9uUmVxdWVzdBomLm1lbW9yeS52MS5SZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USZAoTQ29uZmlybUNhbmNlbGxhdGlvbhIlLm1lbW9yeS52MS5Db25maXJtQ2FuY2VsbGF0aW9uUmVxdWVzdBomLm1lbW9yeS52MS5Db25maXJtQ2FuY2VsbGF0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.CreateCheckoutRequest
@@ -152,6 +154,8 @@ export const HandlePaymentEventResponseSchema: GenMessage<HandlePaymentEventResp
  */
 export type RequestCancellationRequest = Message<"memory.v1.RequestCancellationRequest"> & {
   /**
+   * The account owner's address; the confirmation mail goes there.
+   *
    * @generated from field: string email = 1;
    */
   email: string;
@@ -160,6 +164,27 @@ export type RequestCancellationRequest = Message<"memory.v1.RequestCancellationR
    * @generated from field: optional string reason = 2;
    */
   reason?: string | undefined;
+
+  /**
+   * Slug of the workspace whose subscription ends (identifies the contract).
+   *
+   * @generated from field: string workspace = 3;
+   */
+  workspace: string;
+
+  /**
+   * ORDINARY when unset.
+   *
+   * @generated from field: memory.v1.CancellationKind kind = 4;
+   */
+  kind: CancellationKind;
+
+  /**
+   * Wished end date (YYYY-MM-DD); unset: the earliest possible date.
+   *
+   * @generated from field: optional string wished_date = 5;
+   */
+  wishedDate?: string | undefined;
 };
 
 /**
@@ -177,6 +202,18 @@ export type RequestCancellationResponse = Message<"memory.v1.RequestCancellation
    * @generated from field: string message = 1;
    */
   message: string;
+
+  /**
+   * Signed, single use, short-lived: sent back by the confirmation step.
+   *
+   * @generated from field: string confirmation_token = 2;
+   */
+  confirmationToken: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -185,6 +222,47 @@ export type RequestCancellationResponse = Message<"memory.v1.RequestCancellation
  */
 export const RequestCancellationResponseSchema: GenMessage<RequestCancellationResponse> = /*@__PURE__*/
   messageDesc(file_memory_v1_billing_service, 7);
+
+/**
+ * @generated from message memory.v1.ConfirmCancellationRequest
+ */
+export type ConfirmCancellationRequest = Message<"memory.v1.ConfirmCancellationRequest"> & {
+  /**
+   * @generated from field: string confirmation_token = 1;
+   */
+  confirmationToken: string;
+};
+
+/**
+ * Describes the message memory.v1.ConfirmCancellationRequest.
+ * Use `create(ConfirmCancellationRequestSchema)` to create a new message.
+ */
+export const ConfirmCancellationRequestSchema: GenMessage<ConfirmCancellationRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 8);
+
+/**
+ * @generated from message memory.v1.ConfirmCancellationResponse
+ */
+export type ConfirmCancellationResponse = Message<"memory.v1.ConfirmCancellationResponse"> & {
+  /**
+   * @generated from field: string message = 1;
+   */
+  message: string;
+
+  /**
+   * Date and time the cancellation was received (to save or print, §312k BGB).
+   *
+   * @generated from field: google.protobuf.Timestamp received_at = 2;
+   */
+  receivedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memory.v1.ConfirmCancellationResponse.
+ * Use `create(ConfirmCancellationResponseSchema)` to create a new message.
+ */
+export const ConfirmCancellationResponseSchema: GenMessage<ConfirmCancellationResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 9);
 
 /**
  * @generated from enum memory.v1.BillingPeriod
@@ -211,6 +289,36 @@ export enum BillingPeriod {
  */
 export const BillingPeriodSchema: GenEnum<BillingPeriod> = /*@__PURE__*/
   enumDesc(file_memory_v1_billing_service, 0);
+
+/**
+ * @generated from enum memory.v1.CancellationKind
+ */
+export enum CancellationKind {
+  /**
+   * @generated from enum value: CANCELLATION_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Ordinary cancellation (ordentliche Kündigung): at the end of the paid period.
+   *
+   * @generated from enum value: CANCELLATION_KIND_ORDINARY = 1;
+   */
+  ORDINARY = 1,
+
+  /**
+   * Extraordinary cancellation for cause (außerordentliche Kündigung); a reason is expected.
+   *
+   * @generated from enum value: CANCELLATION_KIND_EXTRAORDINARY = 2;
+   */
+  EXTRAORDINARY = 2,
+}
+
+/**
+ * Describes the enum memory.v1.CancellationKind.
+ */
+export const CancellationKindSchema: GenEnum<CancellationKind> = /*@__PURE__*/
+  enumDesc(file_memory_v1_billing_service, 1);
 
 /**
  * Subscriptions through the payment provider (Stripe). Unset provider keys → UNAVAILABLE
@@ -250,7 +358,8 @@ export const BillingService: GenService<{
     output: typeof HandlePaymentEventResponseSchema;
   },
   /**
-   * REST POST /api/kuendigung: the public cancellation button.
+   * REST POST /api/kuendigung, step 1 of the public cancellation button (§312k BGB): names the
+   * contract and returns a signed one-time confirmation token. Answers alike for unknown contracts.
    *
    * @generated from rpc memory.v1.BillingService.RequestCancellation
    */
@@ -258,6 +367,17 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof RequestCancellationRequestSchema;
     output: typeof RequestCancellationResponseSchema;
+  },
+  /**
+   * REST POST /api/kuendigung with a confirmation token, step 2 ("jetzt kündigen"): cancels, mails
+   * the confirmation of receipt. Answers alike for unknown contracts.
+   *
+   * @generated from rpc memory.v1.BillingService.ConfirmCancellation
+   */
+  confirmCancellation: {
+    methodKind: "unary";
+    input: typeof ConfirmCancellationRequestSchema;
+    output: typeof ConfirmCancellationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_billing_service, 0);
