@@ -4,9 +4,13 @@ import { z } from "zod";
 import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
-/** Spec "Authentication": the payment webhook authenticates by its `Provider-Signature` header. */
+/**
+ * Spec "Authentication": the payment webhook authenticates by its `Provider-Signature` header. Stripe
+ * itself sends `Stripe-Signature`; it is accepted as well, so no proxy has to rename it.
+ */
 const headersSchema = z.object({
   "provider-signature": z.string().optional().describe("HMAC-SHA256 signature; missing or wrong → 400"),
+  "stripe-signature": z.string().optional().describe("Stripe's own name for the same header"),
 });
 
 const acceptedSchema = z
@@ -51,7 +55,10 @@ export const paymentWebhookRoutes: FastifyPluginAsync<RestRouteOptions> = async 
     async (request) => {
       const payload = Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : new Uint8Array();
       const result = await options.clients.billing.handlePaymentEvent(
-        { payload, signature: request.headers["provider-signature"] ?? "" },
+        {
+          payload,
+          signature: request.headers["provider-signature"] ?? request.headers["stripe-signature"] ?? "",
+        },
         coreCall(request, options),
       );
       return { received: true as const, processed: result.processed, eventType: result.eventType };

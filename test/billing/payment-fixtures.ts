@@ -57,6 +57,8 @@ export async function deliver(
     timestamp?: number;
     tamper?: (payload: string) => string;
     signature?: string | null;
+    /** The header the signature travels in: the spec's name (default) or Stripe's own. */
+    headerName?: "provider-signature" | "stripe-signature";
   } = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const payload = JSON.stringify(event, null, 2);
@@ -72,7 +74,7 @@ export async function deliver(
     method: "POST",
     headers: {
       "content-type": "application/json",
-      ...(header === null ? {} : { "provider-signature": header }),
+      ...(header === null ? {} : { [options.headerName ?? "provider-signature"]: header }),
     },
     body: options.tamper ? options.tamper(payload) : payload,
   });

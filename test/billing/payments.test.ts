@@ -221,6 +221,23 @@ test("webhook: tampered body, wrong secret, stale timestamp, missing or malforme
   t.is(WEBHOOK_SECRET.startsWith("whsec_"), true);
 });
 
+test("webhook: Stripe's own Stripe-Signature header is accepted like Provider-Signature; a wrong one is 400", async (t) => {
+  const tenant = await service.createTenant({ plan: "free" });
+  const event = stripeEvent(
+    "checkout.session.completed",
+    completedSession({ tenantId: tenant.tenantId, plan: "pro", customer: "cus_S", subscription: "sub_S" }),
+  );
+  const forged = await deliver(service.httpUrl, event, {
+    headerName: "stripe-signature",
+    secret: "whsec_wrong",
+  });
+  t.is(forged.status, 400);
+  t.is((await tenantRow(tenant.tenantId))?.plan, "free");
+  const res = await deliver(service.httpUrl, event, { headerName: "stripe-signature" });
+  t.is(res.status, 200);
+  t.is((await tenantRow(tenant.tenantId))?.plan, "pro");
+});
+
 test("webhook: unknown kinds and unknown tenants are 200 and ignored", async (t) => {
   const unknownKind = await deliver(
     service.httpUrl,
