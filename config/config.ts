@@ -69,6 +69,8 @@ const envSchema = z.object({
   LEXICON_CACHE_DIR: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
+  WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
 });
@@ -117,6 +119,15 @@ export interface Config {
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
   readonly stripe?: { secretKey: string; webhookSecret: string };
+  /** Outgoing webhooks (docs/webhooks.md). */
+  readonly webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Deliver to private, loopback, link-local and multicast addresses too (tests, closed networks). */
+  readonly allowPrivateTargets: boolean;
+  /** PEM file of CA certificates trusted in addition to the public roots (tests, internal CAs). */
+  readonly caFile?: string;
 }
 
 /** A configuration error, reported as one line naming the variable. */
@@ -216,5 +227,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
       ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } }
       : {}),
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      ...(env.WEBHOOK_CA_FILE ? { caFile: env.WEBHOOK_CA_FILE } : {}),
+    },
   };
 }

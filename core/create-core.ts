@@ -33,6 +33,7 @@ import type { StartCheckout } from "./tenancy/onboard.js";
 import { createTenancyService } from "./tenancy/tenancy-service.js";
 import { createValidateInterceptor } from "./validate-interceptor.js";
 import type { VectorStore } from "./vectors/vector-store.js";
+import { createSecretBox } from "./webhooks/secret-box.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 
 export const SERVICE_NAME = "memory-service";
@@ -63,6 +64,8 @@ export interface CoreOptions {
   readonly mail?: { readonly smtpUrl?: string | undefined; readonly from: string };
   /** Starts a payment checkout for a paid plan at onboarding; unset: payments not configured. */
   readonly startCheckout?: StartCheckout;
+  /** MASTER_KEY: seals webhook signing secrets; unset: webhook subscriptions are refused (503). */
+  readonly masterKey?: string | undefined;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -199,7 +202,15 @@ export function createCore(options: CoreOptions): Core {
       );
       router.service(TenancyService, tenancy);
       router.service(BillingService, createBillingService());
-      router.service(WebhookService, createWebhookService());
+      router.service(
+        WebhookService,
+        createWebhookService({
+          db,
+          secretBox: options.masterKey ? createSecretBox(options.masterKey) : undefined,
+          publicUrl: options.publicUrl,
+          logger: options.logger,
+        }),
+      );
       router.service(StatusService, status);
       router.service(
         Health,

@@ -60,6 +60,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
     rateLimiters,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+    masterKey: config.masterKey,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

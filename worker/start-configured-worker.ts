@@ -4,6 +4,7 @@ import { scheduleMaintenance } from "../core/ingest/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { startWorker, type Worker } from "./create-worker.js";
+import { startWebhookDispatcher } from "./start-webhook-dispatcher.js";
 import { createTaskList } from "./tasks/task-list.js";
 
 /** The worker with every job kind, as each entry point (all-in-one, core, worker) runs it. */
@@ -23,5 +24,13 @@ export async function startConfiguredWorker(
   // The periodic reconcile/maintenance sweep reschedules itself; starting a worker (re)starts it, so a
   // changed embedding provider begins re-embedding at once. One pending sweep under a fixed job key.
   await scheduleMaintenance(storage.db.sql);
-  return worker;
+  // Outgoing webhooks run beside the job queue (worker/webhook-dispatcher.ts says why).
+  const webhooks = await startWebhookDispatcher(config, storage.db, logger);
+  return {
+    ...worker,
+    async stop() {
+      await webhooks.stop();
+      await worker.stop();
+    },
+  };
 }
