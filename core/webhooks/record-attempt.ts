@@ -22,11 +22,12 @@ export async function recordAttempt(
     const attempts = claimed.attempts + 1;
     const next = outcome.ok ? undefined : nextAttemptAt(attempts, finishedAt);
     const result: AttemptResult = outcome.ok ? "delivered" : next ? "retry" : "dead";
+    const state = result === "retry" ? "pending" : result;
     const updated = await tx`
       update webhook_deliveries
          set attempts = ${attempts}, last_attempt_at = ${finishedAt},
              last_status = ${outcome.status ?? null}, last_error = ${outcome.ok ? null : outcome.error},
-             state = ${result}, next_attempt_at = ${next ?? null},
+             state = ${state}, next_attempt_at = ${next ?? null},
              delivered_at = ${outcome.ok ? finishedAt : null},
              lease_token = null, lease_expires_at = null
        where id = ${claimed.id} and lease_token = ${claimed.lease_token} and state = 'pending'`;

@@ -10,6 +10,7 @@ import { generate } from "selfsigned";
 export interface ReceivedWebhook {
   readonly deliveryId: string;
   readonly event: string;
+  readonly path: string;
   readonly rawBody: string;
   readonly headers: IncomingHttpHeaders;
   /** Which of the receiver's secrets a signature in the header matched (-1: none). */
@@ -93,6 +94,7 @@ export async function startHttpsReceiver(directory: string): Promise<HttpsReceiv
       const webhook: ReceivedWebhook = {
         deliveryId: String(req.headers["x-service-delivery"] ?? ""),
         event: String(req.headers["x-service-event"] ?? ""),
+        path: req.url ?? "",
         rawBody,
         headers: req.headers,
         signedWith: receiver.secrets.findIndex((s) => verifySignature(rawBody, header, s)),

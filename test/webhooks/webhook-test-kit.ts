@@ -1,5 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
+import { createLogger } from "../../config/logger.js";
+import { createSecretBox } from "../../core/webhooks/secret-box.js";
+import { createWebhookSender } from "../../core/webhooks/send-webhook.js";
+import { createWebhookDispatcher, type WebhookDispatcher } from "../../worker/webhook-dispatcher.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { createSessionCookie } from "../rest/sessions.js";
 import { type HttpsReceiver, startHttpsReceiver } from "./https-receiver.js";
@@ -116,4 +120,58 @@ export async function subscribe(
   const res = await api<{ id: string; secret: string }>("POST", "/api/webhooks", { url, events });
   if (res.status !== 200) throw new Error(`subscribe failed ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
+}
+
+/** A clock the test moves forward instead of sleeping through the retry schedule. */
+export interface ManualClock {
+  readonly now: () => Date;
+  advance(ms: number): void;
+}
+
+export function manualClock(): ManualClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms) {
+      offset += ms;
+    },
+  };
+}
+
+/** A dispatcher of the test's own (the service runs without worker), driven by runOnce(). */
+export function testDispatcher(
+  h: WebhookHarness,
+  clock: ManualClock,
+  options: { allowPrivateTargets?: boolean; timeoutMs?: number } = {},
+): WebhookDispatcher & { close(): void } {
+  const sender = createWebhookSender({
+    allowPrivateTargets: options.allowPrivateTargets ?? true,
+    extraCaCertificates: h.receiver.certificate,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  const dispatcher = createWebhookDispatcher({
+    db: h.service.storage.db,
+    logger: createLogger("silent"),
+    send: sender.send,
+    secretBox: createSecretBox(MASTER_KEY),
+    clock: clock.now,
+    listen: false,
+  });
+  return { ...dispatcher, close: () => sender.close() };
+}
+
+export interface DeliveryRow {
+  id: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+export async function deliveriesOf(h: WebhookHarness, subscriptionId: string): Promise<DeliveryRow[]> {
+  return h.service.storage.db.sql<DeliveryRow[]>`
+    select id, state, attempts, next_attempt_at, last_attempt_at, last_status, last_error
+      from webhook_deliveries where subscription_id = ${subscriptionId} order by occurred_at, id`;
 }
