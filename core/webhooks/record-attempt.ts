@@ -18,25 +18,18 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   finishedAt: Date,
 ): Promise<AttemptResult> {
+  if (outcome.ok) return recordSuccess(db, claimed, outcome.status, finishedAt);
   return db.withTenant(claimed.tenant_id, async (tx) => {
     const attempts = claimed.attempts + 1;
-    const next = outcome.ok ? undefined : nextAttemptAt(attempts, finishedAt);
-    const result: AttemptResult = outcome.ok ? "delivered" : next ? "retry" : "dead";
-    const state = result === "retry" ? "pending" : result;
+    const next = nextAttemptAt(attempts, finishedAt);
     const updated = await tx`
       update webhook_deliveries
          set attempts = ${attempts}, last_attempt_at = ${finishedAt},
-             last_status = ${outcome.status ?? null}, last_error = ${outcome.ok ? null : outcome.error},
-             state = ${state}, next_attempt_at = ${next ?? null},
-             delivered_at = ${outcome.ok ? finishedAt : null},
+             last_status = ${outcome.status ?? null}, last_error = ${outcome.error},
+             state = ${next ? "pending" : "dead"}, next_attempt_at = ${next ?? null},
              lease_token = null, lease_expires_at = null
        where id = ${claimed.id} and lease_token = ${claimed.lease_token} and state = 'pending'`;
     if (updated.count === 0) return "lease_lost";
-    if (outcome.ok) {
-      await tx`update webhook_subscriptions set consecutive_failures = 0
-                where id = ${claimed.subscription_id} and consecutive_failures <> 0`;
-      return result;
-    }
     const [sub] = await tx<{ active: boolean; consecutive_failures: number }[]>`
       update webhook_subscriptions set consecutive_failures = consecutive_failures + 1
        where id = ${claimed.subscription_id}
@@ -51,6 +44,33 @@ export async function recordAttempt(
         details: { consecutiveFailures: sub.consecutive_failures, lastError: outcome.error },
       });
     }
-    return result;
+    return next ? "retry" : "dead";
   });
+}
+
+/**
+ * The common case in one statement (one round trip, no explicit transaction): the delivery is
+ * delivered and the subscription's failure count, when not zero already, starts again.
+ */
+async function recordSuccess(
+  db: Database,
+  claimed: ClaimedDelivery,
+  status: number,
+  finishedAt: Date,
+): Promise<AttemptResult> {
+  const [row] = await db.sql<{ n: number }[]>`
+    with done as (
+      update webhook_deliveries
+         set attempts = ${claimed.attempts + 1}, last_attempt_at = ${finishedAt}, last_status = ${status},
+             last_error = null, state = 'delivered', next_attempt_at = null, delivered_at = ${finishedAt},
+             lease_token = null, lease_expires_at = null
+       where id = ${claimed.id} and tenant_id = ${claimed.tenant_id} and lease_token = ${claimed.lease_token}
+         and state = 'pending'
+      returning subscription_id
+    ), reset as (
+      update webhook_subscriptions s set consecutive_failures = 0
+        from done where s.id = done.subscription_id and s.consecutive_failures <> 0
+    )
+    select count(*)::int as n from done`;
+  return row?.n ? "delivered" : "lease_lost";
 }

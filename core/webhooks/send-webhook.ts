@@ -69,7 +69,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const lookup = guardedLookup(options.allowPrivateTargets);
   const agent = new Agent({ keepAlive: true, maxSockets: 64, ...(ca ? { ca } : {}), lookup });
 
-  const send: SendWebhook = (webhook) =>
+  const send: SendWebhook = (webhook) => sendOnce(webhook, true);
+
+  const sendOnce = (webhook: WebhookRequest, mayRetryStaleSocket: boolean): Promise<AttemptOutcome> =>
     new Promise<AttemptOutcome>((resolve) => {
       let url: URL;
       try {
@@ -114,6 +116,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         res.on("error", (error) => finish({ ok: false, status, error: error.message }));
       });
       req.on("error", (error) => {
+        // A kept-alive socket the receiver closed while idle fails before the request reaches it;
+        // send once more on a new connection (Node's documented pattern), within the same attempt.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (mayRetryStaleSocket && req.reusedSocket && code === "ECONNRESET" && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(sendOnce(webhook, false));
+          return;
+        }
         const message =
           error instanceof RefusedTarget ? `refused target: ${error.message}` : transportError(error);
         finish({ ok: false, error: message });
