@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { insertOutboxEvent } from "../core/ingest/insert-outbox-event.js";
 import { testModels } from "../test/graph/graph-test-kit.js";
@@ -29,6 +30,17 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 let service: TestService | undefined;
 let receiver: HttpsReceiver | undefined;
@@ -87,7 +99,10 @@ try {
   for (let i = 0; i < BACKLOG; i += 500) await commitEvents(Math.min(500, BACKLOG - i));
   log(`backlog of ${BACKLOG} events committed; starting ${WORKERS} worker processes`);
   const load = loadavg()[0];
+  const receiverCpuBefore = process.cpuUsage();
   await Promise.all(Array.from({ length: WORKERS }, () => startWorker(svc.database.url, rx.caFile)));
+  // Start-up (tsx compiling the worker) is not delivery work.
+  const workerCpuAtStart = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0);
   await waitFor(() => (rx.received.length >= BACKLOG ? true : undefined), {
     timeoutMs: 300_000,
     intervalMs: 100,
@@ -97,6 +112,21 @@ try {
   const last = rx.received[BACKLOG - 1]?.receivedAt ?? 0;
   const backlogRate = Math.round((BACKLOG - 1) / ((last - first) / 1000));
   const backlogLatency = latencies(0);
+  // CPU per delivery, whatever else the machine runs: the worker processes, PostgreSQL backends of
+  // this database (claims, recording, fan-out), and the receiver (this process: TLS and HMAC checks).
+  const workerCpu = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0) - workerCpuAtStart;
+  const backends = await svc.storage.db.sql<{ pid: number }[]>`
+    select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  const postgresCpu = backends.reduce((sum, b) => sum + cpuSeconds(b.pid), 0);
+  const receiverUsage = process.cpuUsage(receiverCpuBefore);
+  const receiverCpu = (receiverUsage.user + receiverUsage.system) / 1e6;
+  const perDeliveryMs = (seconds: number) => Math.round((seconds / BACKLOG) * 1000 * 100) / 100;
+  const cpu = {
+    workersMsPerDelivery: perDeliveryMs(workerCpu),
+    postgresMsPerDelivery: perDeliveryMs(postgresCpu),
+    receiverMsPerDelivery: perDeliveryMs(receiverCpu),
+  };
+  log(`cpu per delivery: ${JSON.stringify(cpu)}`);
   log(`backlog: ${backlogRate} deliveries/s over ${last - first} ms`);
 
   // Stream: steady commits with the workers running.
@@ -127,6 +157,7 @@ try {
       deliveriesPerSecond: backlogRate,
       commitToReceiptMs: { p50: percentile(backlogLatency, 50), p99: percentile(backlogLatency, 99) },
       note: "all events committed before the workers started: latency is queueing behind the backlog",
+      cpu,
     },
     stream: {
       events: STREAM_EVENTS,

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { Agent, request } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { DELIVERY_TIMEOUT_MS } from "./delivery-rules.js";
 import { refusedAddressReason } from "./target-address.js";
 
@@ -65,9 +65,18 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const ca = options.extraCaCertificates ? [...rootCertificates, options.extraCaCertificates] : undefined;
+  // One TLS context for every connection: passing `ca` per request would re-parse the roots for each
+  // new socket and put the whole bundle into the agent's per-request connection key.
+  const secureContext = options.extraCaCertificates
+    ? createSecureContext({ ca: [...rootCertificates, options.extraCaCertificates] })
+    : undefined;
   const lookup = guardedLookup(options.allowPrivateTargets);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, ...(ca ? { ca } : {}), lookup });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: 64,
+    ...(secureContext ? { secureContext } : {}),
+    lookup,
+  });
 
   const send: SendWebhook = (webhook) => sendOnce(webhook, true);
 
