@@ -4,6 +4,7 @@ import { attemptDelivery } from "../core/webhooks/attempt-delivery.js";
 import { claimDueDeliveries } from "../core/webhooks/claim-due-deliveries.js";
 import { DELIVERY_TIMEOUT_MS } from "../core/webhooks/delivery-rules.js";
 import { fanOutOutbox } from "../core/webhooks/fan-out-outbox.js";
+import { createSuccessBatcher } from "../core/webhooks/record-successes.js";
 import type { SecretBox } from "../core/webhooks/secret-box.js";
 import type { SendWebhook } from "../core/webhooks/send-webhook.js";
 
@@ -50,6 +51,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const pollMs = options.pollMs ?? 1000;
   const leaseMs = options.leaseMs ?? DELIVERY_TIMEOUT_MS + 30_000;
   const inFlight = new Set<Promise<void>>();
+  const recordSuccess = createSuccessBatcher(db);
   let running = false;
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
@@ -92,7 +94,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   function attempt(box: SecretBox, claimed: Awaited<ReturnType<typeof claimDueDeliveries>>[number]) {
-    return attemptDelivery({ db, secretBox: box, send: options.send, clock }, claimed).then(
+    return attemptDelivery({ db, secretBox: box, send: options.send, clock, recordSuccess }, claimed).then(
       (result) => logger.debug({ deliveryId: claimed.id, result }, "webhook attempt"),
       (error: unknown) => logger.warn({ err: error, deliveryId: claimed.id }, "webhook attempt not recorded"),
     );

@@ -1,6 +1,7 @@
 import type { Database } from "../store/database.js";
 import type { ClaimedDelivery } from "./claim-due-deliveries.js";
 import { type AttemptResult, recordAttempt } from "./record-attempt.js";
+import type { RecordSuccess } from "./record-successes.js";
 import type { SecretBox } from "./secret-box.js";
 import type { SendWebhook } from "./send-webhook.js";
 import { signatureHeader } from "./sign-body.js";
@@ -12,6 +13,8 @@ export interface AttemptDeps {
   readonly secretBox: SecretBox;
   readonly send: SendWebhook;
   readonly clock: () => Date;
+  /** Records successes in batches (the dispatcher's); unset: each on its own. */
+  readonly recordSuccess?: RecordSuccess;
 }
 
 /** The secrets that sign now: the current one, plus the previous one during its 24 h overlap. */
@@ -37,5 +40,8 @@ export async function attemptDelivery(deps: AttemptDeps, claimed: ClaimedDeliver
     ),
   };
   const outcome = await deps.send({ url: claimed.url, body: claimed.body, headers });
-  return recordAttempt(deps.db, claimed, outcome, deps.clock());
+  const finishedAt = deps.clock();
+  if (outcome.ok && deps.recordSuccess)
+    return deps.recordSuccess({ claimed, status: outcome.status, finishedAt });
+  return recordAttempt(deps.db, claimed, outcome, finishedAt);
 }

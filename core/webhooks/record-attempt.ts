@@ -2,6 +2,7 @@ import type { Database } from "../store/database.js";
 import { recordAudit } from "../tenancy/record-audit.js";
 import type { ClaimedDelivery } from "./claim-due-deliveries.js";
 import { DEACTIVATE_AFTER_FAILURES, nextAttemptAt } from "./delivery-rules.js";
+import { recordSuccesses } from "./record-successes.js";
 import type { AttemptOutcome } from "./send-webhook.js";
 
 export type AttemptResult = "delivered" | "retry" | "dead" | "lease_lost";
@@ -18,7 +19,10 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   finishedAt: Date,
 ): Promise<AttemptResult> {
-  if (outcome.ok) return recordSuccess(db, claimed, outcome.status, finishedAt);
+  if (outcome.ok) {
+    const recorded = await recordSuccesses(db, [{ claimed, status: outcome.status, finishedAt }]);
+    return recorded.has(claimed.id) ? "delivered" : "lease_lost";
+  }
   return db.withTenant(claimed.tenant_id, async (tx) => {
     const attempts = claimed.attempts + 1;
     const next = nextAttemptAt(attempts, finishedAt);
@@ -46,31 +50,4 @@ export async function recordAttempt(
     }
     return next ? "retry" : "dead";
   });
-}
-
-/**
- * The common case in one statement (one round trip, no explicit transaction): the delivery is
- * delivered and the subscription's failure count, when not zero already, starts again.
- */
-async function recordSuccess(
-  db: Database,
-  claimed: ClaimedDelivery,
-  status: number,
-  finishedAt: Date,
-): Promise<AttemptResult> {
-  const [row] = await db.sql<{ n: number }[]>`
-    with done as (
-      update webhook_deliveries
-         set attempts = ${claimed.attempts + 1}, last_attempt_at = ${finishedAt}, last_status = ${status},
-             last_error = null, state = 'delivered', next_attempt_at = null, delivered_at = ${finishedAt},
-             lease_token = null, lease_expires_at = null
-       where id = ${claimed.id} and tenant_id = ${claimed.tenant_id} and lease_token = ${claimed.lease_token}
-         and state = 'pending'
-      returning subscription_id
-    ), reset as (
-      update webhook_subscriptions s set consecutive_failures = 0
-        from done where s.id = done.subscription_id and s.consecutive_failures <> 0
-    )
-    select count(*)::int as n from done`;
-  return row?.n ? "delivered" : "lease_lost";
 }
