@@ -64,6 +64,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     stripe: config.stripe,
     selfHostedPlan: config.selfHostedPlan,
+    masterKey: config.masterKey,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

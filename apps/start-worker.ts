@@ -5,6 +5,7 @@ import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { scheduleAuditPurge } from "../core/store/purge-audit-log.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
+import { startWebhookDispatcher } from "../worker/start-webhook-dispatcher.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
 import type { Shutdown } from "./shutdown.js";
 
@@ -29,5 +30,9 @@ export async function startConfiguredWorker(
   await scheduleMaintenance(storage.db.sql);
   // The audit-log retention purge, likewise one pending job that reschedules itself.
   await scheduleAuditPurge(storage.db.sql);
+  // Outgoing webhooks run beside the job queue (worker/webhook-dispatcher.ts says why); stopped
+  // before the job queue, after HTTP and gRPC (pushed later, stopped earlier).
+  const webhooks = await startWebhookDispatcher(config, storage.db, logger);
+  shutdown.push(() => webhooks.stop());
   return worker;
 }

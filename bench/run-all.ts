@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 // machine: the targets are latencies on 2 cores. The recall-quality evaluation is separate
 // (`npm run eval -- --dataset <dir>`).
 
-const BENCHES = ["startup", "auth", "ingest", "graph", "recall", "mcp", "rest"];
+const BENCHES = ["startup", "auth", "ingest", "graph", "recall", "mcp", "rest", "webhooks"];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const name of only.length > 0 ? only : BENCHES) {

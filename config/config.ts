@@ -75,6 +75,8 @@ const envSchema = z.object({
   LEXICON_CACHE_DIR: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
+  WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   // Price ids of Stripe, one per paid plan and billing period (price_…).
@@ -139,6 +141,15 @@ export interface Config {
   readonly stripe?: StripeConfig;
   /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
   readonly selfHostedPlan?: PaidOrFreePlan;
+  /** Outgoing webhooks (docs/webhooks.md). */
+  readonly webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Deliver to private, loopback, link-local and multicast addresses too (tests, closed networks). */
+  readonly allowPrivateTargets: boolean;
+  /** PEM file of CA certificates trusted in addition to the public roots (tests, internal CAs). */
+  readonly caFile?: string;
 }
 
 export type PaidOrFreePlan = "free" | "plus" | "pro" | "team" | "api";
@@ -285,5 +296,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workerConcurrency: env.WORKER_CONCURRENCY,
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      ...(env.WEBHOOK_CA_FILE ? { caFile: env.WEBHOOK_CA_FILE } : {}),
+    },
   };
 }

@@ -35,6 +35,7 @@ import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
 import { createTenancyService } from "./tenancy/tenancy-service.js";
 import { createValidateInterceptor } from "./validate-interceptor.js";
 import type { VectorStore } from "./vectors/vector-store.js";
+import { createSecretBox } from "./webhooks/secret-box.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 
 export const SERVICE_NAME = "memory-service";
@@ -67,6 +68,8 @@ export interface CoreOptions {
   readonly stripe?: StripeConfig | undefined;
   /** SELF_HOSTED_PLAN: onboarding grants this plan without payment. */
   readonly selfHostedPlan?: PlanName | undefined;
+  /** MASTER_KEY: seals webhook signing secrets; unset: webhook subscriptions are refused (503). */
+  readonly masterKey?: string | undefined;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -200,7 +203,12 @@ export function createCore(options: CoreOptions): Core {
   });
   const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
   const billing = createBillingService(billingDeps);
-  const webhooks = createWebhookService();
+  const webhooks = createWebhookService({
+    db,
+    secretBox: options.masterKey ? createSecretBox(options.masterKey) : undefined,
+    publicUrl: options.publicUrl,
+    logger: options.logger,
+  });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 
   return {

@@ -20,6 +20,7 @@ import { recentRoutes } from "./routes/recent.js";
 import { relationRoutes } from "./routes/relations.js";
 import { statsRoutes } from "./routes/stats.js";
 import { tokenRoutes } from "./routes/tokens.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 export interface RestGatewayOptions {
   clients: CoreClients;
@@ -48,6 +49,8 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [billingRoutes, "session"],
   [paymentWebhookRoutes, "none"],
   [cancellationRoutes, "none"],
+  // Dashboard management (session) and automation with an admin-scope token.
+  [webhookRoutes, "both"],
 ];
 
 /**

@@ -63,6 +63,9 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.WebhookService/ReactivateSubscription": tenant("admin"),
   "memory.v1.WebhookService/SendTestEvent": tenant("admin"),
   "memory.v1.WebhookService/ListDeliveries": tenant("admin"),
+  "memory.v1.WebhookService/GetSubscription": tenant("admin"),
+  "memory.v1.WebhookService/UpdateSubscription": tenant("admin"),
+  "memory.v1.WebhookService/RotateSecret": tenant("admin"),
 
   "memory.v1.StatusService/GetStatus": { kind: "any" },
 

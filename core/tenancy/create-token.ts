@@ -2,10 +2,10 @@ import type { TenantCaller } from "../auth/caller.js";
 import type { Scope } from "../auth/principal.js";
 import { planGateError } from "../errors.js";
 import { plansWith } from "../plans/plans.js";
+import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
 import { type IssuedToken, insertApiToken } from "./api-tokens.js";
 import { recordAudit } from "./record-audit.js";
-import { upgradeUrl } from "./upgrade-url.js";
 
 /**
  * POST /api/tokens: the api plan only (spec "Authentication" 7, plan gate 402), at most 50 active

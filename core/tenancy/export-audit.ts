@@ -2,12 +2,12 @@ import type { Logger } from "../../config/logger.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { planGateError } from "../errors.js";
 import { plansWith } from "../plans/plans.js";
+import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
 import { AUDIT_CSV_COLUMNS, auditCsvFields, csvRecord } from "./audit-csv.js";
 import { selectAuditEntries } from "./audit-entries.js";
 import { recordAudit } from "./record-audit.js";
 import { streamFromTransaction } from "./stream-from-transaction.js";
-import { upgradeUrl } from "./upgrade-url.js";
 
 /** Rows fetched per cursor round trip. */
 const BATCH_ROWS = 500;

@@ -2,11 +2,11 @@ import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError, planGateError } from "../errors.js";
+import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
 import { DASHBOARD_PATH } from "./complete-sign-in.js";
 import { recordAudit } from "./record-audit.js";
 import { createTenant } from "./tenants.js";
-import { upgradeUrl } from "./upgrade-url.js";
 
 /**
  * Starts the payment of a paid plan for a new workspace and returns the checkout URL. Wired by

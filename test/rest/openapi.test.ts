@@ -58,6 +58,15 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     completeEmailSignIn: { query: "?token=abc" },
     signOut: {},
     getSession: {},
+    listWebhooks: {},
+    createWebhook: { body: { url: "https://hooks.example.test/memory", events: ["memory.created"] } },
+    getWebhook: {},
+    updateWebhook: { body: { events: ["memory.created", "memory.updated"], description: "CRM" } },
+    deleteWebhook: {},
+    testWebhook: {},
+    reactivateWebhook: {},
+    rotateWebhookSecret: {},
+    listWebhookDeliveries: { query: "?limit=5" },
   };
 
 /** Hidden on purpose: the reference page's assets, the document itself, unknown sign-in providers. */

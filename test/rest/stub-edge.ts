@@ -11,6 +11,7 @@ import { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { RecallService } from "../../gen/memory/v1/recall_service_pb.js";
 import { StatusService } from "../../gen/memory/v1/status_service_pb.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { WebhookService } from "../../gen/memory/v1/webhook_service_pb.js";
 
 /** Handlers a test gives the stub core; methods left out answer UNIMPLEMENTED, as in core. */
 export interface StubCore {
@@ -20,6 +21,7 @@ export interface StubCore {
   tenancy?: Partial<ServiceImpl<typeof TenancyService>>;
   billing?: Partial<ServiceImpl<typeof BillingService>>;
   status?: Partial<ServiceImpl<typeof StatusService>>;
+  webhooks?: Partial<ServiceImpl<typeof WebhookService>>;
 }
 
 export interface StubEdge {
@@ -55,6 +57,7 @@ export async function startStubEdge(
       router.service(TenancyService, core.tenancy ?? {});
       router.service(BillingService, core.billing ?? {});
       router.service(StatusService, core.status ?? {});
+      router.service(WebhookService, core.webhooks ?? {});
     },
     {
       router: {
@@ -85,6 +88,15 @@ export const BEARER = { authorization: `Bearer ${STUB_TOKEN}` };
 
 const ID = "0b3f8e5c-7a1d-4c2e-9f00-5d6c7b8a9e01";
 const NOW = { seconds: 1_781_000_000n, nanos: 0 };
+const WEBHOOK = {
+  id: ID,
+  url: "https://hooks.example.test/memory",
+  eventKinds: ["memory.created"],
+  active: true,
+  consecutiveFailures: 0,
+  createdAt: NOW,
+  description: "CRM sync",
+};
 
 /** A core that answers every method with a small valid result, for schema and fuzz tests. */
 export const HAPPY_CORE: StubCore = {
@@ -187,6 +199,36 @@ export const HAPPY_CORE: StubCore = {
       yield { chunk: new TextEncoder().encode('{"memories":[],') };
       yield { chunk: new TextEncoder().encode('"edges":[],"audit":[]}') };
     },
+  },
+  webhooks: {
+    listSubscriptions: async () => ({ subscriptions: [WEBHOOK] }),
+    createSubscription: async () => ({ subscription: WEBHOOK, secret: `whsec_${"w".repeat(43)}` }),
+    getSubscription: async () => ({ subscription: WEBHOOK }),
+    updateSubscription: async () => ({ subscription: WEBHOOK }),
+    deleteSubscription: async () => ({ deleted: true }),
+    sendTestEvent: async () => ({ deliveryId: ID }),
+    reactivateSubscription: async () => ({ subscription: WEBHOOK }),
+    rotateSecret: async () => ({
+      subscription: { ...WEBHOOK, previousSecretExpiresAt: NOW },
+      secret: `whsec_${"v".repeat(43)}`,
+    }),
+    listDeliveries: async () => ({
+      deliveries: [
+        {
+          id: ID,
+          subscriptionId: ID,
+          event: "memory.created",
+          state: 1,
+          attempts: 1,
+          lastStatus: 500,
+          nextAttemptAt: NOW,
+          createdAt: NOW,
+          lastError: "answered 500",
+          occurredAt: NOW,
+          lastAttemptAt: NOW,
+        },
+      ],
+    }),
   },
   billing: {
     createCheckout: async () => ({ url: "https://pay.example.test/c/1" }),

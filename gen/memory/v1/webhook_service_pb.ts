@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/webhook_service.proto.
  */
 export const file_memory_v1_webhook_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnkvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEiggIKE1dlYmhvb2tTdWJzY3JpcHRpb24SCgoCaWQYASABKAkSCwoDdXJsGAIgASgJEhMKC2V2ZW50X2tpbmRzGAMgAygJEg4KBmFjdGl2ZRgEIAEoCBIcChRjb25zZWN1dGl2ZV9mYWlsdXJlcxgFIAEoBRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI3Cg5kZWFjdGl2YXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARITCgtkZXNjcmlwdGlvbhgIIAEoCUIRCg9fZGVhY3RpdmF0ZWRfYXQirgEKGUNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QSHwoDdXJsGAEgASgJQhK6SA9yDToIaHR0cHM6Ly+IAQESUQoLZXZlbnRfa2luZHMYAiADKAlCPLpIOZIBNggBGAEiMHIuUg5tZW1vcnkuY3JlYXRlZFIObWVtb3J5LnVwZGF0ZWRSDHdlYmhvb2sudGVzdBIdCgtkZXNjcmlwdGlvbhgDIAEoCUIIukgFcgMYyAEiYgoaQ3JlYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USNAoMc3Vic2NyaXB0aW9uGAEgASgLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24SDgoGc2VjcmV0GAIgASgJIhoKGExpc3RTdWJzY3JpcHRpb25zUmVxdWVzdCJSChlMaXN0U3Vic2NyaXB0aW9uc1Jlc3BvbnNlEjUKDXN1YnNjcmlwdGlvbnMYASADKAsyHi5tZW1vcnkudjEuV2ViaG9va1N1YnNjcmlwdGlvbiIxChlEZWxldGVTdWJzY3JpcHRpb25SZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASItChpEZWxldGVTdWJzY3JpcHRpb25SZXNwb25zZRIPCgdkZWxldGVkGAEgASgIIjUKHVJlYWN0aXZhdGVTdWJzY3JpcHRpb25SZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASJWCh5SZWFjdGl2YXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USNAoMc3Vic2NyaXB0aW9uGAEgASgLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24iOQoUU2VuZFRlc3RFdmVudFJlcXVlc3QSIQoPc3Vic2NyaXB0aW9uX2lkGAEgASgJQgi6SAVyA7ABASIsChVTZW5kVGVzdEV2ZW50UmVzcG9uc2USEwoLZGVsaXZlcnlfaWQYASABKAkiqAIKD1dlYmhvb2tEZWxpdmVyeRIKCgJpZBgBIAEoCRIXCg9zdWJzY3JpcHRpb25faWQYAiABKAkSDQoFZXZlbnQYAyABKAkSJwoFc3RhdGUYBCABKA4yGC5tZW1vcnkudjEuRGVsaXZlcnlTdGF0ZRIQCghhdHRlbXB0cxgFIAEoBRIYCgtsYXN0X3N0YXR1cxgGIAEoBUgAiAEBEjgKD25leHRfYXR0ZW1wdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfbGFzdF9zdGF0dXNCEgoQX25leHRfYXR0ZW1wdF9hdCJjChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSIQoPc3Vic2NyaXB0aW9uX2lkGAEgASgJQgi6SAVyA7ABARIdCgVsaW1pdBgCIAEoBUIJukgGGgQYZCgBSACIAQFCCAoGX2xpbWl0IkgKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USLgoKZGVsaXZlcmllcxgBIAMoCzIaLm1lbW9yeS52MS5XZWJob29rRGVsaXZlcnkqggEKDURlbGl2ZXJ5U3RhdGUSHgoaREVMSVZFUllfU1RBVEVfVU5TUEVDSUZJRUQQABIaChZERUxJVkVSWV9TVEFURV9QRU5ESU5HEAESHAoYREVMSVZFUllfU1RBVEVfREVMSVZFUkVEEAISFwoTREVMSVZFUllfU1RBVEVfREVBRBADMtAECg5XZWJob29rU2VydmljZRJhChJDcmVhdGVTdWJzY3JpcHRpb24SJC5tZW1vcnkudjEuQ3JlYXRlU3Vic2NyaXB0aW9uUmVxdWVzdBolLm1lbW9yeS52MS5DcmVhdGVTdWJzY3JpcHRpb25SZXNwb25zZRJeChFMaXN0U3Vic2NyaXB0aW9ucxIjLm1lbW9yeS52MS5MaXN0U3Vic2NyaXB0aW9uc1JlcXVlc3QaJC5tZW1vcnkudjEuTGlzdFN1YnNjcmlwdGlvbnNSZXNwb25zZRJhChJEZWxldGVTdWJzY3JpcHRpb24SJC5tZW1vcnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBolLm1lbW9yeS52MS5EZWxldGVTdWJzY3JpcHRpb25SZXNwb25zZRJtChZSZWFjdGl2YXRlU3Vic2NyaXB0aW9uEigubWVtb3J5LnYxLlJlYWN0aXZhdGVTdWJzY3JpcHRpb25SZXF1ZXN0GikubWVtb3J5LnYxLlJlYWN0aXZhdGVTdWJzY3JpcHRpb25SZXNwb25zZRJSCg1TZW5kVGVzdEV2ZW50Eh8ubWVtb3J5LnYxLlNlbmRUZXN0RXZlbnRSZXF1ZXN0GiAubWVtb3J5LnYxLlNlbmRUZXN0RXZlbnRSZXNwb25zZRJVCg5MaXN0RGVsaXZlcmllcxIgLm1lbW9yeS52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaIS5tZW1vcnkudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZWIGcHJvdG8z", [file_buf_validate_validate, file_google_protobuf_timestamp]);
+  fileDesc("Ch9tZW1vcnkvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEi5gIKE1dlYmhvb2tTdWJzY3JpcHRpb24SCgoCaWQYASABKAkSCwoDdXJsGAIgASgJEhMKC2V2ZW50X2tpbmRzGAMgAygJEg4KBmFjdGl2ZRgEIAEoCBIcChRjb25zZWN1dGl2ZV9mYWlsdXJlcxgFIAEoBRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI3Cg5kZWFjdGl2YXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARITCgtkZXNjcmlwdGlvbhgIIAEoCRJDChpwcmV2aW91c19zZWNyZXRfZXhwaXJlc19hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUIRCg9fZGVhY3RpdmF0ZWRfYXRCHQobX3ByZXZpb3VzX3NlY3JldF9leHBpcmVzX2F0IrEBChlDcmVhdGVTdWJzY3JpcHRpb25SZXF1ZXN0EiIKA3VybBgBIAEoCUIVukgSchAYgBA6CGh0dHBzOi8viAEBElEKC2V2ZW50X2tpbmRzGAIgAygJQjy6SDmSATYIARgBIjByLlIObWVtb3J5LmNyZWF0ZWRSDm1lbW9yeS51cGRhdGVkUgx3ZWJob29rLnRlc3QSHQoLZGVzY3JpcHRpb24YAyABKAlCCLpIBXIDGMgBImIKGkNyZWF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlEjQKDHN1YnNjcmlwdGlvbhgBIAEoCzIeLm1lbW9yeS52MS5XZWJob29rU3Vic2NyaXB0aW9uEg4KBnNlY3JldBgCIAEoCSIaChhMaXN0U3Vic2NyaXB0aW9uc1JlcXVlc3QiUgoZTGlzdFN1YnNjcmlwdGlvbnNSZXNwb25zZRI1Cg1zdWJzY3JpcHRpb25zGAEgAygLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24iMQoZRGVsZXRlU3Vic2NyaXB0aW9uUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiLQoaRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCCI1Ch1SZWFjdGl2YXRlU3Vic2NyaXB0aW9uUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiVgoeUmVhY3RpdmF0ZVN1YnNjcmlwdGlvblJlc3BvbnNlEjQKDHN1YnNjcmlwdGlvbhgBIAEoCzIeLm1lbW9yeS52MS5XZWJob29rU3Vic2NyaXB0aW9uIjkKFFNlbmRUZXN0RXZlbnRSZXF1ZXN0EiEKD3N1YnNjcmlwdGlvbl9pZBgBIAEoCUIIukgFcgOwAQEiLAoVU2VuZFRlc3RFdmVudFJlc3BvbnNlEhMKC2RlbGl2ZXJ5X2lkGAEgASgJIs8DCg9XZWJob29rRGVsaXZlcnkSCgoCaWQYASABKAkSFwoPc3Vic2NyaXB0aW9uX2lkGAIgASgJEg0KBWV2ZW50GAMgASgJEicKBXN0YXRlGAQgASgOMhgubWVtb3J5LnYxLkRlbGl2ZXJ5U3RhdGUSEAoIYXR0ZW1wdHMYBSABKAUSGAoLbGFzdF9zdGF0dXMYBiABKAVIAIgBARI4Cg9uZXh0X2F0dGVtcHRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoKbGFzdF9lcnJvchgJIAEoCUgCiAEBEi8KC29jY3VycmVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI4Cg9sYXN0X2F0dGVtcHRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQFCDgoMX2xhc3Rfc3RhdHVzQhIKEF9uZXh0X2F0dGVtcHRfYXRCDQoLX2xhc3RfZXJyb3JCEgoQX2xhc3RfYXR0ZW1wdF9hdCJjChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSIQoPc3Vic2NyaXB0aW9uX2lkGAEgASgJQgi6SAVyA7ABARIdCgVsaW1pdBgCIAEoBUIJukgGGgQYZCgBSACIAQFCCAoGX2xpbWl0IkgKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USLgoKZGVsaXZlcmllcxgBIAMoCzIaLm1lbW9yeS52MS5XZWJob29rRGVsaXZlcnkiLgoWR2V0U3Vic2NyaXB0aW9uUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiTwoXR2V0U3Vic2NyaXB0aW9uUmVzcG9uc2USNAoMc3Vic2NyaXB0aW9uGAEgASgLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24i5wEKGVVwZGF0ZVN1YnNjcmlwdGlvblJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBEicKA3VybBgCIAEoCUIVukgSchAYgBA6CGh0dHBzOi8viAEBSACIAQESTwoLZXZlbnRfa2luZHMYAyADKAlCOrpIN5IBNBgBIjByLlIObWVtb3J5LmNyZWF0ZWRSDm1lbW9yeS51cGRhdGVkUgx3ZWJob29rLnRlc3QSIgoLZGVzY3JpcHRpb24YBCABKAlCCLpIBXIDGMgBSAGIAQFCBgoEX3VybEIOCgxfZGVzY3JpcHRpb24iUgoaVXBkYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USNAoMc3Vic2NyaXB0aW9uGAEgASgLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24iKwoTUm90YXRlU2VjcmV0UmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiXAoUUm90YXRlU2VjcmV0UmVzcG9uc2USNAoMc3Vic2NyaXB0aW9uGAEgASgLMh4ubWVtb3J5LnYxLldlYmhvb2tTdWJzY3JpcHRpb24SDgoGc2VjcmV0GAIgASgJKoIBCg1EZWxpdmVyeVN0YXRlEh4KGkRFTElWRVJZX1NUQVRFX1VOU1BFQ0lGSUVEEAASGgoWREVMSVZFUllfU1RBVEVfUEVORElORxABEhwKGERFTElWRVJZX1NUQVRFX0RFTElWRVJFRBACEhcKE0RFTElWRVJZX1NUQVRFX0RFQUQQAzLeBgoOV2ViaG9va1NlcnZpY2USYQoSQ3JlYXRlU3Vic2NyaXB0aW9uEiQubWVtb3J5LnYxLkNyZWF0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5tZW1vcnkudjEuQ3JlYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USXgoRTGlzdFN1YnNjcmlwdGlvbnMSIy5tZW1vcnkudjEuTGlzdFN1YnNjcmlwdGlvbnNSZXF1ZXN0GiQubWVtb3J5LnYxLkxpc3RTdWJzY3JpcHRpb25zUmVzcG9uc2USYQoSRGVsZXRlU3Vic2NyaXB0aW9uEiQubWVtb3J5LnYxLkRlbGV0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5tZW1vcnkudjEuRGVsZXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USbQoWUmVhY3RpdmF0ZVN1YnNjcmlwdGlvbhIoLm1lbW9yeS52MS5SZWFjdGl2YXRlU3Vic2NyaXB0aW9uUmVxdWVzdBopLm1lbW9yeS52MS5SZWFjdGl2YXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USUgoNU2VuZFRlc3RFdmVudBIfLm1lbW9yeS52MS5TZW5kVGVzdEV2ZW50UmVxdWVzdBogLm1lbW9yeS52MS5TZW5kVGVzdEV2ZW50UmVzcG9uc2USVQoOTGlzdERlbGl2ZXJpZXMSIC5tZW1vcnkudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiEubWVtb3J5LnYxLkxpc3REZWxpdmVyaWVzUmVzcG9uc2USWAoPR2V0U3Vic2NyaXB0aW9uEiEubWVtb3J5LnYxLkdldFN1YnNjcmlwdGlvblJlcXVlc3QaIi5tZW1vcnkudjEuR2V0U3Vic2NyaXB0aW9uUmVzcG9uc2USYQoSVXBkYXRlU3Vic2NyaXB0aW9uEiQubWVtb3J5LnYxLlVwZGF0ZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5tZW1vcnkudjEuVXBkYXRlU3Vic2NyaXB0aW9uUmVzcG9uc2USTwoMUm90YXRlU2VjcmV0Eh4ubWVtb3J5LnYxLlJvdGF0ZVNlY3JldFJlcXVlc3QaHy5tZW1vcnkudjEuUm90YXRlU2VjcmV0UmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.WebhookSubscription
@@ -58,6 +58,13 @@ export type WebhookSubscription = Message<"memory.v1.WebhookSubscription"> & {
    * @generated from field: string description = 8;
    */
   description: string;
+
+  /**
+   * Set while a rotated-out secret is still valid (24 h after RotateSecret).
+   *
+   * @generated from field: optional google.protobuf.Timestamp previous_secret_expires_at = 9;
+   */
+  previousSecretExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -293,6 +300,25 @@ export type WebhookDelivery = Message<"memory.v1.WebhookDelivery"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 8;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Transport error, timeout or refusal of the last failed attempt (no status then).
+   *
+   * @generated from field: optional string last_error = 9;
+   */
+  lastError?: string | undefined;
+
+  /**
+   * The event's occurredAt (the body's field).
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 10;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_attempt_at = 11;
+   */
+  lastAttemptAt?: Timestamp | undefined;
 };
 
 /**
@@ -342,6 +368,132 @@ export type ListDeliveriesResponse = Message<"memory.v1.ListDeliveriesResponse">
  */
 export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
   messageDesc(file_memory_v1_webhook_service, 13);
+
+/**
+ * @generated from message memory.v1.GetSubscriptionRequest
+ */
+export type GetSubscriptionRequest = Message<"memory.v1.GetSubscriptionRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message memory.v1.GetSubscriptionRequest.
+ * Use `create(GetSubscriptionRequestSchema)` to create a new message.
+ */
+export const GetSubscriptionRequestSchema: GenMessage<GetSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 14);
+
+/**
+ * @generated from message memory.v1.GetSubscriptionResponse
+ */
+export type GetSubscriptionResponse = Message<"memory.v1.GetSubscriptionResponse"> & {
+  /**
+   * @generated from field: memory.v1.WebhookSubscription subscription = 1;
+   */
+  subscription?: WebhookSubscription | undefined;
+};
+
+/**
+ * Describes the message memory.v1.GetSubscriptionResponse.
+ * Use `create(GetSubscriptionResponseSchema)` to create a new message.
+ */
+export const GetSubscriptionResponseSchema: GenMessage<GetSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 15);
+
+/**
+ * @generated from message memory.v1.UpdateSubscriptionRequest
+ */
+export type UpdateSubscriptionRequest = Message<"memory.v1.UpdateSubscriptionRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: optional string url = 2;
+   */
+  url?: string | undefined;
+
+  /**
+   * Empty: unchanged (a subscription always has at least one kind).
+   *
+   * @generated from field: repeated string event_kinds = 3;
+   */
+  eventKinds: string[];
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.UpdateSubscriptionRequest.
+ * Use `create(UpdateSubscriptionRequestSchema)` to create a new message.
+ */
+export const UpdateSubscriptionRequestSchema: GenMessage<UpdateSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 16);
+
+/**
+ * @generated from message memory.v1.UpdateSubscriptionResponse
+ */
+export type UpdateSubscriptionResponse = Message<"memory.v1.UpdateSubscriptionResponse"> & {
+  /**
+   * @generated from field: memory.v1.WebhookSubscription subscription = 1;
+   */
+  subscription?: WebhookSubscription | undefined;
+};
+
+/**
+ * Describes the message memory.v1.UpdateSubscriptionResponse.
+ * Use `create(UpdateSubscriptionResponseSchema)` to create a new message.
+ */
+export const UpdateSubscriptionResponseSchema: GenMessage<UpdateSubscriptionResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 17);
+
+/**
+ * @generated from message memory.v1.RotateSecretRequest
+ */
+export type RotateSecretRequest = Message<"memory.v1.RotateSecretRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message memory.v1.RotateSecretRequest.
+ * Use `create(RotateSecretRequestSchema)` to create a new message.
+ */
+export const RotateSecretRequestSchema: GenMessage<RotateSecretRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 18);
+
+/**
+ * @generated from message memory.v1.RotateSecretResponse
+ */
+export type RotateSecretResponse = Message<"memory.v1.RotateSecretResponse"> & {
+  /**
+   * @generated from field: memory.v1.WebhookSubscription subscription = 1;
+   */
+  subscription?: WebhookSubscription | undefined;
+
+  /**
+   * Shown once; the previous secret stays valid until subscription.previous_secret_expires_at.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message memory.v1.RotateSecretResponse.
+ * Use `create(RotateSecretResponseSchema)` to create a new message.
+ */
+export const RotateSecretResponseSchema: GenMessage<RotateSecretResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_webhook_service, 19);
 
 /**
  * @generated from enum memory.v1.DeliveryState
@@ -434,6 +586,35 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof ListDeliveriesRequestSchema;
     output: typeof ListDeliveriesResponseSchema;
+  },
+  /**
+   * @generated from rpc memory.v1.WebhookService.GetSubscription
+   */
+  getSubscription: {
+    methodKind: "unary";
+    input: typeof GetSubscriptionRequestSchema;
+    output: typeof GetSubscriptionResponseSchema;
+  },
+  /**
+   * Changes url, event kinds or description; the secret stays.
+   *
+   * @generated from rpc memory.v1.WebhookService.UpdateSubscription
+   */
+  updateSubscription: {
+    methodKind: "unary";
+    input: typeof UpdateSubscriptionRequestSchema;
+    output: typeof UpdateSubscriptionResponseSchema;
+  },
+  /**
+   * Issues a new secret (returned once); the previous one stays valid for 24 h and deliveries carry
+   * a signature with each valid secret meanwhile.
+   *
+   * @generated from rpc memory.v1.WebhookService.RotateSecret
+   */
+  rotateSecret: {
+    methodKind: "unary";
+    input: typeof RotateSecretRequestSchema;
+    output: typeof RotateSecretResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_webhook_service, 0);
