@@ -1,8 +1,8 @@
 import type { PlanName } from "../../core/auth/principal.js";
 import { PLANS } from "../../core/plans/plans.js";
 import type { Database } from "../../core/store/database.js";
+import { recordAudit } from "../../core/store/record-audit.js";
 import { planEnum } from "../../core/tenancy/proto-enums.js";
-import { recordAudit } from "../../core/tenancy/record-audit.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { OnboardRequestSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { CliError } from "../cli-error.js";

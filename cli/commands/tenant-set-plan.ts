@@ -1,7 +1,7 @@
 import type { PlanName } from "../../core/auth/principal.js";
 import { PLANS } from "../../core/plans/plans.js";
 import type { Database } from "../../core/store/database.js";
-import { recordAudit } from "../../core/tenancy/record-audit.js";
+import { recordAudit } from "../../core/store/record-audit.js";
 import { findTenantBySlug } from "../../core/tenancy/tenants.js";
 import { CliError } from "../cli-error.js";
 

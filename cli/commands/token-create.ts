@@ -1,8 +1,8 @@
 import type { Scope } from "../../core/auth/principal.js";
 import type { Database } from "../../core/store/database.js";
+import { recordAudit } from "../../core/store/record-audit.js";
 import { insertApiToken } from "../../core/tenancy/api-tokens.js";
 import { scopeEnum } from "../../core/tenancy/proto-enums.js";
-import { recordAudit } from "../../core/tenancy/record-audit.js";
 import { findTenantBySlug } from "../../core/tenancy/tenants.js";
 import { CreateTokenRequestSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { CliError } from "../cli-error.js";

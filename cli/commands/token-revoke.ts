@@ -1,6 +1,6 @@
 import type { Database } from "../../core/store/database.js";
+import { recordAudit } from "../../core/store/record-audit.js";
 import { revokeApiToken } from "../../core/tenancy/api-tokens.js";
-import { recordAudit } from "../../core/tenancy/record-audit.js";
 import { CliError } from "../cli-error.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

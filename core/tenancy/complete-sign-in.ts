@@ -1,7 +1,7 @@
 import { generateSecret, hashSecret, sameHash } from "../auth/token-format.js";
 import { unauthenticated } from "../errors.js";
 import type { Database } from "../store/database.js";
-import { recordAudit } from "./record-audit.js";
+import { recordAudit } from "../store/record-audit.js";
 
 /** How long a browser session lasts before the user signs in again. */
 export const SESSION_TTL_DAYS = 30;

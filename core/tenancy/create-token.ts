@@ -4,8 +4,8 @@ import { planGateError } from "../errors.js";
 import { plansWith } from "../plans/plans.js";
 import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
+import { recordAudit } from "../store/record-audit.js";
 import { type IssuedToken, insertApiToken } from "./api-tokens.js";
-import { recordAudit } from "./record-audit.js";
 
 /**
  * POST /api/tokens: the api plan only (spec "Authentication" 7, plan gate 402), at most 50 active

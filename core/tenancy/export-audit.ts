@@ -4,9 +4,9 @@ import { planGateError } from "../errors.js";
 import { plansWith } from "../plans/plans.js";
 import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
+import { recordAudit } from "../store/record-audit.js";
 import { AUDIT_CSV_COLUMNS, auditCsvFields, csvRecord } from "./audit-csv.js";
 import { selectAuditEntries } from "./audit-entries.js";
-import { recordAudit } from "./record-audit.js";
 import { streamFromTransaction } from "./stream-from-transaction.js";
 
 /** Rows fetched per cursor round trip. */

@@ -2,10 +2,10 @@ import type { Logger } from "../../config/logger.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
 import type { Database } from "../store/database.js";
+import { recordAudit } from "../store/record-audit.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import { selectAuditEntries } from "./audit-entries.js";
 import { readMemoriesInBatches } from "./read-memories-in-batches.js";
-import { recordAudit } from "./record-audit.js";
 import { streamFromTransaction, type WriteText } from "./stream-from-transaction.js";
 import {
   auditRecord,

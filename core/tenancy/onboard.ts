@@ -4,8 +4,8 @@ import type { PlanName } from "../auth/principal.js";
 import { coreError, planGateError } from "../errors.js";
 import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
+import { recordAudit } from "../store/record-audit.js";
 import { DASHBOARD_PATH } from "./complete-sign-in.js";
-import { recordAudit } from "./record-audit.js";
 import { createTenant } from "./tenants.js";
 
 /**

@@ -2,8 +2,8 @@ import type { Authenticator } from "../auth/authenticate.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
 import type { Database } from "../store/database.js";
+import { recordAudit } from "../store/record-audit.js";
 import { revokeApiToken } from "./api-tokens.js";
-import { recordAudit } from "./record-audit.js";
 
 /**
  * DELETE /api/tokens/{id}: revoked tokens get 401 from the next request on (spec "States and

@@ -1,5 +1,5 @@
 import type { Database } from "../store/database.js";
-import { recordAudit } from "./record-audit.js";
+import { recordAudit } from "../store/record-audit.js";
 
 /** Revokes the calling session; its cookie is worthless from the next request on (no cache). */
 export async function signOut(
