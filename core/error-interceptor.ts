@@ -24,38 +24,6 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
- * Probes answer within their own deadline, whatever a hung dependency does to the steps before the
- * handler (authentication reads the database once its cache expires): a hung database must show as
- * a fast "unavailable", not as the 30 s request deadline (issue 15). Each component check inside
- * the status service has a shorter timeout still, so normally the status body reports which one.
- */
-const PROBE_DEADLINE_MS: Readonly<Record<string, number>> = {
-  "memory.v1.StatusService/GetStatus": 1500,
-};
-
-async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          coreError(
-            Code.Unavailable,
-            "unavailable",
-            `the database is unavailable: the status check got no answer within ${ms} ms; retry shortly`,
-          ),
-        ),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
  * Outermost interceptor: errors core modelled pass through; a failed model provider becomes
  * UNAVAILABLE with reason provider_error (REST 502, JSON-RPC -32000); a lost database UNAVAILABLE
  * (HTTP 503, retryable); anything else is a bug, logged with its stack and answered INTERNAL
@@ -63,12 +31,11 @@ async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createErrorInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
-    const method = `${req.service.typeName}/${req.method.name}`;
-    const deadline = PROBE_DEADLINE_MS[method];
     try {
-      return await (deadline === undefined ? next(req) : withinDeadline(next(req), deadline));
+      return await next(req);
     } catch (error) {
       if (error instanceof ConnectError) throw error;
+      const method = `${req.service.typeName}/${req.method.name}`;
       if (error instanceof ProviderError) {
         // A model provider (embedding/rerank service) failed: spec "-32000 provider error", REST 502.
         logger.warn({ err: error, method, provider: error.provider, reason: error.reason }, "provider error");

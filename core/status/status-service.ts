@@ -56,8 +56,7 @@ async function run(component: ComponentCheck, timeoutMs: number): Promise<Compon
 
 /** REST /api/health and MCP service_health: every dependency checked in parallel. */
 export function createStatusService(options: StatusServiceOptions): ServiceImpl<typeof StatusService> {
-  // Below the probe's own deadline (core/error-interceptor.ts), so the answer names what is down.
-  const timeoutMs = options.timeoutMs ?? 1000;
+  const timeoutMs = options.timeoutMs ?? 2000;
   return {
     async getStatus() {
       const components = await Promise.all(options.components.map((c) => run(c, timeoutMs)));

@@ -43,7 +43,8 @@ export function createDatabase(options: DatabaseOptions): Database {
     return result as T;
   }
 
-  async function ping(timeoutMs = 2000): Promise<boolean> {
+  // 1.5 s: /api/health must report a hung database as down within 2 s (issue 15).
+  async function ping(timeoutMs = 1500): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
