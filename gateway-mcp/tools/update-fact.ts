@@ -4,9 +4,10 @@ import { defineTool } from "./tool-definition.js";
 export const updateFactInput = z.strictObject({
   target_id: z.string().min(1).describe("memory_id of the current version of the fact that changed."),
   new_title: z.string().min(1).max(1000).describe("Title of the new version."),
+  // Required here (a missing argument is the spec's "required field missing", -32602, as REST's
+  // 400); an empty one still reaches core and is content_required (-32603), like store_memory's.
   new_content: z
     .string()
-    .optional()
     .meta({ description: "The corrected fact, self-contained (it replaces the old version's content)." }),
   update_reason: z
     .string()
@@ -34,14 +35,13 @@ export const updateFactTool = defineTool({
     "then pass it as target_id. Use this instead of storing a contradicting new memory.",
   input: updateFactInput,
   output: updateFactOutput,
-  requiredForCore: ["new_content"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.updateFact(
       {
         targetId: args.target_id,
         newTitle: args.new_title,
-        newContent: args.new_content ?? "",
+        newContent: args.new_content,
         ...(args.update_reason !== undefined ? { updateReason: args.update_reason } : {}),
       },
       callOptions,
