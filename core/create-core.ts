@@ -19,6 +19,7 @@ import { createBillingService } from "./billing/billing-service.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
+import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
 import { createIngestService } from "./ingest/ingest-service.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
@@ -183,19 +184,28 @@ export function createCore(options: CoreOptions): Core {
           logger: options.logger,
         }),
       );
+      // Writes repeated with an idempotency key replay their first answer (issue 15).
       router.service(
         IngestService,
-        createIngestService({
+        withIdempotentWrites(
           db,
-          vectors,
-          embedder: options.embedder,
-          logger: options.logger,
-          upgradeUrl: `${options.publicUrl}/dashboard/billing`,
-        }),
+          IngestService,
+          createIngestService({
+            db,
+            vectors,
+            embedder: options.embedder,
+            logger: options.logger,
+            upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+          }),
+        ),
       );
       router.service(
         GraphService,
-        createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger }),
+        withIdempotentWrites(
+          db,
+          GraphService,
+          createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger }),
+        ),
       );
       router.service(TenancyService, tenancy);
       router.service(BillingService, createBillingService());

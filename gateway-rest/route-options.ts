@@ -16,6 +16,9 @@ declare module "fastify" {
   }
 }
 
+/** The metadata key core reads (core/idempotency/idempotency-interceptor.ts); same as the HTTP header. */
+const IDEMPOTENCY_KEY = "idempotency-key";
+
 /** Unversioned paths follow the spec's table; /api/v1 is the bearer surface for integrations. */
 export type RestSurface = "unversioned" | "v1";
 
@@ -83,7 +86,11 @@ export function requireCredentialKind(auth: RouteAuth): (request: FastifyRequest
 export function coreCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
   const error = credentialError(request, options.auth);
   if (error) throw error;
-  return { headers: forwardedHeaders(request, options.auth), timeoutMs: options.coreTimeoutMs };
+  const headers = forwardedHeaders(request, options.auth);
+  // Idempotency-Key on writes (issue 15): core keeps the first answer for 24 h and replays it.
+  const key = request.headers[IDEMPOTENCY_KEY];
+  if (typeof key === "string") headers[IDEMPOTENCY_KEY] = key;
+  return { headers, timeoutMs: options.coreTimeoutMs };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MCP_MEMORY_TYPES, MEMORY_TYPE_BY_NAME } from "../translate/enum-names.js";
 import { storedMemoryResult, storedMemorySchema } from "../translate/stored-memory-result.js";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 export const storeMemoryInput = z.strictObject({
@@ -24,6 +25,7 @@ export const storeMemoryInput = z.strictObject({
     .max(2048)
     .optional()
     .meta({ description: "Where the fact comes from, free text (URL, file, 'conversation with Anna')." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 /**
@@ -53,7 +55,7 @@ export const storeMemoryTool = defineTool({
         ...(args.tags !== undefined ? { tags: args.tags } : {}),
         ...(args.source !== undefined ? { source: args.source } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     const hint = response.memory?.quota?.hint;
     return { structured: storedMemoryResult(response.memory), ...(hint ? { note: hint } : {}) };

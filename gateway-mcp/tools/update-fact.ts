@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 export const updateFactInput = z.strictObject({
@@ -14,6 +15,7 @@ export const updateFactInput = z.strictObject({
     .max(2000)
     .optional()
     .meta({ description: "Why it changed ('price increase from April', 'user corrected the spelling')." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 export const updateFactOutput = z.object({
@@ -44,7 +46,7 @@ export const updateFactTool = defineTool({
         newContent: args.new_content,
         ...(args.update_reason !== undefined ? { updateReason: args.update_reason } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     return {
       structured: {

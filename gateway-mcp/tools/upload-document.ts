@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { storedMemoryResult, uploadedDocumentSchema } from "../translate/stored-memory-result.js";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 export const uploadDocumentInput = z.strictObject({
@@ -12,6 +13,7 @@ export const uploadDocumentInput = z.strictObject({
     .optional()
     .meta({ description: "Full text, Markdown or plain, up to 1,000,000 characters." }),
   source: z.string().max(2048).optional().meta({ description: "Source URL or path." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 /**
@@ -38,7 +40,7 @@ export const uploadDocumentTool = defineTool({
         ...(args.title !== undefined ? { title: args.title } : {}),
         ...(args.source !== undefined ? { source: args.source } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     const hint = response.memory?.quota?.hint;
     return {
