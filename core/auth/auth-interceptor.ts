@@ -43,7 +43,7 @@ export function enforceRequirement(
  * rather than the 30 s request deadline (issue 15). The status check itself bounds each component.
  */
 const PROBE_AUTH_DEADLINE_MS: Readonly<Record<string, number>> = {
-  "memory.v1.StatusService/GetStatus": 1500,
+  "memory.v1.StatusService/GetStatus": 1800,
 };
 
 async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
