@@ -22,6 +22,7 @@ import { createPayments } from "./billing/payments.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
+import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
 import { createIngestService } from "./ingest/ingest-service.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
@@ -217,8 +218,9 @@ export function createCore(options: CoreOptions): Core {
     inProcessInterceptors: interceptorChain(true),
     routes(router) {
       router.service(RecallService, recall);
-      router.service(IngestService, ingest);
-      router.service(GraphService, graph);
+      // Writes repeated with an idempotency key replay their first answer (issue 15).
+      router.service(IngestService, withIdempotentWrites(db, IngestService, ingest));
+      router.service(GraphService, withIdempotentWrites(db, GraphService, graph));
       router.service(TenancyService, tenancy);
       router.service(BillingService, billing);
       router.service(WebhookService, webhooks);

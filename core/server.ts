@@ -2,6 +2,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { withSpecGrpcMessages } from "./grpc-message-encoding.js";
 
 export interface GrpcServer {
   readonly port: number;
@@ -26,7 +27,7 @@ export async function startGrpcServer(options: {
     grpcWeb: true,
     connect: true,
   });
-  const server = http2.createServer(handler);
+  const server = http2.createServer(withSpecGrpcMessages(handler));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

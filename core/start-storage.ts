@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
+import { withAdvisoryLock } from "./store/advisory-lock.js";
 import { createDatabase, type Database } from "./store/database.js";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.js";
 import { prepareDatabase } from "./store/prepare-database.js";
@@ -29,7 +30,12 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
   try {
     const migrated = await prepareDatabase(databaseUrl, db.sql);
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, "database migrated");
-    const vectors = await openVectorStore(config.lancedbUri);
+    const vectors = await openVectorStore(config.lancedbUri, {
+      // Every core and worker process on this database creates a vector table at most once.
+      serializeCreation: (name, create) => withAdvisoryLock(db.sql, `memory.vector-table:${name}`, create),
+      onConflict: (table, attempt) =>
+        logger.debug({ table, attempt }, "vector write commit conflict; retrying"),
+    });
     logger.info(
       {
         database: embeddedServer

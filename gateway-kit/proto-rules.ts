@@ -20,14 +20,20 @@ function rulesOf(field: DescField) {
  * arrive as text.
  */
 export function protoInt(field: DescField, options: { coerce?: boolean } = {}) {
-  let schema = options.coerce ? z.coerce.number({ error: "must be an integer" }).int() : z.int();
+  // Each check carries its own message: a schema-level error would also replace the bound's
+  // ("k: must be an integer" for k=51, issue 15).
+  let schema = options.coerce
+    ? z.coerce.number({ error: "must be an integer" }).int({ error: "must be an integer" })
+    : z.int();
+  const atLeast = (n: number) => schema.min(n, { error: `must be at least ${n}` });
+  const atMost = (n: number) => schema.max(n, { error: `must be at most ${n}` });
   const rules = rulesOf(field);
   if (rules.type.case === "int32") {
     const { greaterThan, lessThan } = rules.type.value;
-    if (greaterThan.case === "gte") schema = schema.min(greaterThan.value);
-    if (greaterThan.case === "gt") schema = schema.min(greaterThan.value + 1);
-    if (lessThan.case === "lte") schema = schema.max(lessThan.value);
-    if (lessThan.case === "lt") schema = schema.max(lessThan.value - 1);
+    if (greaterThan.case === "gte") schema = atLeast(greaterThan.value);
+    if (greaterThan.case === "gt") schema = atLeast(greaterThan.value + 1);
+    if (lessThan.case === "lte") schema = atMost(lessThan.value);
+    if (lessThan.case === "lt") schema = atMost(lessThan.value - 1);
   }
   return schema;
 }

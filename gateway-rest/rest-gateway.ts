@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import type { RouteAuth } from "../gateway-kit/credentials.js";
 import { toRequestError } from "./http-errors.js";
-import type { RestRouteOptions, RestSurface } from "./route-options.js";
+import { type RestRouteOptions, type RestSurface, requireCredentialKind } from "./route-options.js";
 import { authRoutes } from "./routes/auth.js";
 import { billingRoutes } from "./routes/billing.js";
 import { cancellationRoutes } from "./routes/cancellation.js";
@@ -31,6 +31,14 @@ export interface RestGatewayOptions {
 }
 
 type RoutePlugin = FastifyPluginAsync<RestRouteOptions>;
+
+/** A route plugin whose requests are checked for the right kind of credential before the body. */
+function credentialsFirst(routes: RoutePlugin): RoutePlugin {
+  return async (scope, options) => {
+    scope.addHook("preValidation", requireCredentialKind(options.auth));
+    await scope.register(routes, options);
+  };
+}
 
 /**
  * Unversioned paths exactly as the spec's endpoint table lists them, each with its Auth column.
@@ -78,6 +86,20 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
   // a wrong content type through to schema validation instead of answering 415.
   app.removeContentTypeParser("text/plain");
 
+  // Many HTTP clients send Content-Type: application/json on every request; a DELETE (whose
+  // parameters are in the query) with that header and no body is not an error. Everything else
+  // keeps Fastify's own JSON parser, with its prototype-poisoning protection and error codes.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (request.method === "DELETE" && text === "") {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+
   // One answer for every failure of a REST route (gateway-rest/http-errors.ts).
   app.setErrorHandler(async (error, request, reply) => {
     const mapped = toRequestError(error, {
@@ -91,7 +113,13 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
   await app.register(
     async (api) => {
       for (const [routes, auth] of UNVERSIONED) {
-        await api.register(routes, { clients, auth, surface: "unversioned", coreTimeoutMs, publicUrl });
+        await api.register(credentialsFirst(routes), {
+          clients,
+          auth,
+          surface: "unversioned",
+          coreTimeoutMs,
+          publicUrl,
+        });
       }
       // Sign-in, callback, sign-out, session: each route states its own Auth column.
       await api.register(authRoutes, {
@@ -108,7 +136,13 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
     async (v1) => {
       const surface: RestSurface = "v1";
       for (const routes of V1) {
-        await v1.register(routes, { clients, auth: "bearer", surface, coreTimeoutMs, publicUrl });
+        await v1.register(credentialsFirst(routes), {
+          clients,
+          auth: "bearer",
+          surface,
+          coreTimeoutMs,
+          publicUrl,
+        });
       }
     },
     { prefix: "/api/v1" },

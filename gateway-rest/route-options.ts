@@ -16,6 +16,9 @@ declare module "fastify" {
   }
 }
 
+/** The metadata key core reads (core/idempotency/idempotency-interceptor.ts); same as the HTTP header. */
+const IDEMPOTENCY_KEY = "idempotency-key";
+
 /** Unversioned paths follow the spec's table; /api/v1 is the bearer surface for integrations. */
 export type RestSurface = "unversioned" | "v1";
 
@@ -35,27 +38,59 @@ export interface RestRouteOptions {
 }
 
 /**
- * Options for one core call: only the accepted credentials, the request id, the deadline. A caller
- * who sent only the kind of credential the route does not take gets 401 here, with a message that
- * says which kind the route wants, instead of core's "missing credentials" (core never sees the
- * credential the gateway did not forward).
+ * The 401 for a request without the kind of credential its route takes, or undefined. A caller
+ * who sent only the kind the route does not take is told which kind it wants, instead of core's
+ * "missing credentials" (core never sees the credential the gateway did not forward).
  */
-export function coreCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+export function credentialError(request: FastifyRequest, auth: RouteAuth): ConnectError | undefined {
+  if (auth === "none") return undefined;
   const hasBearer = request.headers.authorization !== undefined;
   const hasSession = request.cookies[SESSION_COOKIE] !== undefined;
-  if (options.auth === "session" && hasBearer && !hasSession) {
-    throw new ConnectError(
+  if (auth === "session" && hasBearer && !hasSession) {
+    return new ConnectError(
       "this route needs a signed-in session (cookie service.session-token); API tokens are not accepted here",
       Code.Unauthenticated,
     );
   }
-  if (options.auth === "bearer" && hasSession && !hasBearer) {
-    throw new ConnectError(
+  if (auth === "bearer" && hasSession && !hasBearer) {
+    return new ConnectError(
       "this route needs an API token ('Authorization: Bearer <token>'); session cookies are not accepted here",
       Code.Unauthenticated,
     );
   }
-  return { headers: forwardedHeaders(request, options.auth), timeoutMs: options.coreTimeoutMs };
+  if (!hasBearer && !hasSession) {
+    const wanted =
+      auth === "bearer"
+        ? "an API token ('Authorization: Bearer <token>')"
+        : auth === "session"
+          ? "a signed-in session (cookie service.session-token)"
+          : "an API token ('Authorization: Bearer <token>') or a signed-in session";
+    return new ConnectError(`missing credentials: this route needs ${wanted}`, Code.Unauthenticated);
+  }
+  return undefined;
+}
+
+/**
+ * Credentials before the body (issue 15): a request without the right kind of credential is 401
+ * whatever its body, so an unauthenticated caller learns nothing from validation messages. Added
+ * once per route plugin as a preValidation hook (rest-gateway.ts).
+ */
+export function requireCredentialKind(auth: RouteAuth): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const error = credentialError(request, auth);
+    if (error) throw error;
+  };
+}
+
+/** Options for one core call: only the accepted credentials, the request id, the deadline. */
+export function coreCall(request: FastifyRequest, options: RestRouteOptions): CallOptions {
+  const error = credentialError(request, options.auth);
+  if (error) throw error;
+  const headers = forwardedHeaders(request, options.auth);
+  // Idempotency-Key on writes (issue 15): core keeps the first answer for 24 h and replays it.
+  const key = request.headers[IDEMPOTENCY_KEY];
+  if (typeof key === "string") headers[IDEMPOTENCY_KEY] = key;
+  return { headers, timeoutMs: options.coreTimeoutMs };
 }
 
 /**

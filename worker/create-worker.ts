@@ -1,5 +1,6 @@
+import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
-import { type Runner, run, type TaskList } from "graphile-worker";
+import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import type { Logger } from "../config/logger.js";
 import type { ComponentCheck } from "../core/status/status-service.js";
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   readonly logger: Logger;
   /** How often the worker reports itself alive in worker_heartbeats. */
   readonly heartbeatMs?: number;
+  /** A worker process silent for this long is dead: its job locks are released (default 30 s). */
+  readonly deadAfterMs?: number;
 }
 
 export interface Worker {
@@ -31,8 +34,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   // take the whole process down; graphile-worker reconnects by itself.
   const pgPool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
   pgPool.on("error", (error) => options.logger.warn({ err: error }, "worker database connection lost"));
+  // graphile-worker locks jobs under one random id per concurrent worker; record them with our
+  // heartbeat so that, should this process die, a live one can release its locks.
+  const jobWorkerIds = new Set<string>();
+  const events = new EventEmitter() as WorkerEvents;
+  events.on("worker:create", ({ worker }) => jobWorkerIds.add(worker.workerId));
+  const utils = await makeWorkerUtils({ pgPool, logger: graphileLogger(options.logger) });
   const runner: Runner = await run({
     pgPool,
+    events,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
@@ -49,12 +59,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       options.logger.error({ err: error }, "worker stopped with an error");
     },
   );
-  const beat = () =>
-    options.db.sql`
-      insert into worker_heartbeats (worker_id) values (${id})
-      on conflict (worker_id) do update set seen_at = now()`.catch(() => undefined);
+  const beat = async () => {
+    await options.db.sql`
+      insert into worker_heartbeats (worker_id, job_worker_ids) values (${id}, ${[...jobWorkerIds]})
+      on conflict (worker_id) do update set seen_at = now(), job_worker_ids = excluded.job_worker_ids`;
+    await releaseDeadWorkers(options.db, utils, options.deadAfterMs ?? 30_000, options.logger);
+  };
   await beat();
-  const timer = setInterval(beat, options.heartbeatMs ?? 10_000);
+  const timer = setInterval(() => beat().catch(() => undefined), options.heartbeatMs ?? 10_000);
   timer.unref();
   return {
     id,
@@ -68,10 +80,39 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       clearInterval(timer);
       await runner.stop();
       running = false;
+      await utils.release();
       await pgPool.end();
       await options.db.sql`delete from worker_heartbeats where worker_id = ${id}`.catch(() => undefined);
     },
   };
+}
+
+/**
+ * Releases the job locks of worker processes that stopped beating (killed, crashed, lost their
+ * host) with graphile-worker's forceUnlockWorkers, so their jobs run again within a minute instead
+ * of after graphile-worker's 4-hour lock expiry. Several live workers may do this at once: unlocking
+ * is idempotent, and the row goes only after its locks are released.
+ */
+async function releaseDeadWorkers(
+  db: Database,
+  utils: { forceUnlockWorkers(ids: string[]): Promise<void> },
+  deadAfterMs: number,
+  logger: Logger,
+): Promise<void> {
+  const dead = await db.sql<{ worker_id: string; job_worker_ids: string[]; seen_at: Date }[]>`
+    select worker_id, job_worker_ids, seen_at from worker_heartbeats
+    where seen_at < now() - make_interval(secs => ${deadAfterMs / 1000})`;
+  for (const row of dead) {
+    if (row.job_worker_ids.length > 0) await utils.forceUnlockWorkers(row.job_worker_ids);
+    // Still silent (a worker that beat again meanwhile is alive and keeps its row).
+    await db.sql`
+      delete from worker_heartbeats
+      where worker_id = ${row.worker_id} and seen_at < now() - make_interval(secs => ${deadAfterMs / 1000})`;
+    logger.warn(
+      { deadWorker: row.worker_id, lastSeen: row.seen_at.toISOString() },
+      "released the job locks of a worker that stopped reporting",
+    );
+  }
 }
 
 /** For a core without its own worker: some worker reported itself within the last 30 s. */

@@ -1,6 +1,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { GATEWAY_HEADER, MCP_GATEWAY } from "../../lib/gateway-metadata.js";
 import { coreError, permissionDenied, unauthenticated } from "../errors.js";
 import type { Authenticator } from "./authenticate.js";
 import { METHOD_REQUIREMENTS, type Requirement } from "./method-requirements.js";
@@ -8,10 +9,20 @@ import { clientIpKey, type Principal, principalKey } from "./principal.js";
 import { readSessionCookie } from "./session-cookie.js";
 
 /** Throws unless `principal` satisfies `requirement`. */
-export function enforceRequirement(requirement: Requirement, principal: Principal, method: string): void {
+export function enforceRequirement(
+  requirement: Requirement,
+  principal: Principal,
+  method: string,
+  /** False where sessions are refused (the MCP gateway): the 401 then asks for a token only. */
+  sessionsAccepted = true,
+): void {
   if (requirement.kind === "public") return;
   if (principal.kind === "anonymous") {
-    throw unauthenticated("missing credentials: send 'Authorization: Bearer <token>' or sign in");
+    throw unauthenticated(
+      sessionsAccepted
+        ? "missing credentials: send 'Authorization: Bearer <token>' or sign in"
+        : "missing credentials: send 'Authorization: Bearer <token>'",
+    );
   }
   if (requirement.kind === "any") return;
   if (requirement.kind === "session" || requirement.kind === "session-tenant") {
@@ -28,6 +39,37 @@ export function enforceRequirement(requirement: Requirement, principal: Principa
   }
   if (requirement.kind === "tenant" && !principal.scopes.has(requirement.scope)) {
     throw permissionDenied(`this call needs the '${requirement.scope}' scope, which the token lacks`);
+  }
+}
+
+/**
+ * Probes authenticate within their own deadline: the token lookup reads the database once its
+ * cache entry expires, and a hung database must show as a fast "unavailable" (REST 503, MCP -32006)
+ * rather than the 30 s request deadline (issue 15). The status check itself bounds each component.
+ */
+const PROBE_AUTH_DEADLINE_MS: Readonly<Record<string, number>> = {
+  "memory.v1.StatusService/GetStatus": 1800,
+};
+
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          coreError(
+            Code.Unavailable,
+            ErrorReason.UNAVAILABLE,
+            `the database is unavailable: credentials could not be checked within ${ms} ms; retry shortly`,
+          ),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -49,11 +91,13 @@ export function createAuthInterceptor(
       if (ip) req.contextValues.set(clientIpKey, ip);
     }
     if (requirement.kind !== "public") {
-      const principal = await authenticator.resolve({
+      const resolving = authenticator.resolve({
         authorization: req.header.get("authorization"),
         sessionToken: req.header.get("x-session-token") ?? readSessionCookie(req.header.get("cookie")),
       });
-      enforceRequirement(requirement, principal, method);
+      const deadline = PROBE_AUTH_DEADLINE_MS[method];
+      const principal = await (deadline === undefined ? resolving : withinDeadline(resolving, deadline));
+      enforceRequirement(requirement, principal, method, req.header.get(GATEWAY_HEADER) !== MCP_GATEWAY);
       req.contextValues.set(principalKey, principal);
     }
     return next(req);

@@ -1,9 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
 import { padToStoredDim } from "../models/pad-to-stored-dim.js";
-import { CHUNK_VECTOR_SCHEMA, type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
+import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
+import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
+import { writeVerified } from "./write-verified.js";
 
 export type { ChunkVectorRow } from "./chunk-vector-schema.js";
 
@@ -42,7 +44,10 @@ export interface VectorStore {
     k: number,
     options?: VectorSearchOptions,
   ): Promise<VectorHit[]>;
-  /** Resolves with the table's version after the write (0 when nothing was written). */
+  /**
+   * Resolves with the table's version once every row is read back from the table (0 when nothing
+   * was written); commit conflicts are retried, rows still missing reject the call.
+   */
   upsert(
     tenantId: string,
     space: string,
@@ -69,7 +74,14 @@ export interface VectorStore {
 const SEARCH_EF = 200;
 const SEARCH_REFINE_FACTOR = 4;
 
-export async function openVectorStore(uri: string): Promise<VectorStore> {
+export interface VectorStoreOptions {
+  /** The cross-process lock for creating a table (start-storage: a PostgreSQL advisory lock). */
+  readonly serializeCreation?: SerializeCreation;
+  /** Called for each LanceDB commit conflict a write retries. */
+  readonly onConflict?: (table: string, attempt: number) => void;
+}
+
+export async function openVectorStore(uri: string, options: VectorStoreOptions = {}): Promise<VectorStore> {
   if (!uri.includes("://")) await mkdir(uri, { recursive: true });
   // Core and worker may be separate processes writing the same tables: check for a newer table
   // version on every read instead of serving a stale cached one.
@@ -96,23 +108,13 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
     });
   };
 
+  const createTable = createTableOnce(connection, options.serializeCreation);
   const createOrOpen = async (name: string): Promise<lancedb.Table> => {
     const found = await existing(name);
     if (found) return found;
-    const created = connection
-      .createEmptyTable(name, CHUNK_VECTOR_SCHEMA, { existOk: true })
-      .catch(async (error: unknown) => {
-        // Two writers creating the same table at once: the loser opens the winner's.
-        if (/already exists/i.test(String(error))) return connection.openTable(name);
-        throw error;
-      });
-    tables.set(name, created);
-    try {
-      return await created;
-    } catch (error) {
-      tables.delete(name);
-      throw error;
-    }
+    const created = await createTable(name);
+    tables.set(name, Promise.resolve(created));
+    return created;
   };
 
   const tenantTables = async (tenantId: string): Promise<string[]> => {
@@ -158,20 +160,15 @@ export async function openVectorStore(uri: string): Promise<VectorStore> {
         .toArray()) as { chunk_id: string; memory_id: string; _distance: number }[];
       return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance }));
     },
-    async upsert(tenantId, space, rows, options = {}) {
+    async upsert(tenantId, space, rows, writeOptions = {}) {
       if (rows.length === 0) return { version: 0 };
       const table = await createOrOpen(vectorTableName(tenantId, space));
-      const data = toChunkVectorTable(tenantId, rows);
-      if ((options.mode ?? "append") === "append") {
-        const { version } = await table.add(data);
-        return { version };
-      }
-      const { version } = await table
-        .mergeInsert("chunk_id")
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .execute(data);
-      return { version };
+      const chunkIds = rows.map((r) => r.chunkId);
+      requireUuids(chunkIds);
+      return writeVerified(table, toChunkVectorTable(tenantId, rows), chunkIds, {
+        mode: writeOptions.mode ?? "append",
+        ...(options.onConflict ? { onConflict: options.onConflict } : {}),
+      });
     },
     async setValidTo(tenantId, memoryIds, validTo) {
       requireUuids(memoryIds);

@@ -3,6 +3,7 @@ import { protoString } from "../../gateway-kit/proto-rules.js";
 import { StoreMemoryRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { MCP_MEMORY_TYPES, memoryTypeValue } from "../translate/enum-names.js";
 import { storedMemoryResult, storedMemorySchema } from "../translate/stored-memory-result.js";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 const fields = StoreMemoryRequestSchema.field;
@@ -24,6 +25,7 @@ export const storeMemoryInput = z.strictObject({
   source: protoString(fields.source)
     .optional()
     .meta({ description: "Where the fact comes from, free text (URL, file, 'conversation with Anna')." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 /**
@@ -53,7 +55,7 @@ export const storeMemoryTool = defineTool({
         ...(args.tags !== undefined ? { tags: args.tags } : {}),
         ...(args.source !== undefined ? { source: args.source } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     const hint = response.memory?.quota?.hint;
     return { structured: storedMemoryResult(response.memory), ...(hint ? { note: hint } : {}) };

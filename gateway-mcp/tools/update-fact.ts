@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 const fields = UpdateFactRequestSchema.field;
@@ -8,13 +9,15 @@ const fields = UpdateFactRequestSchema.field;
 export const updateFactInput = z.strictObject({
   target_id: z.string().min(1).describe("memory_id of the current version of the fact that changed."),
   new_title: protoString(fields.newTitle).describe("Title of the new version."),
+  // Required here (a missing argument is the spec's "required field missing", -32602, as REST's
+  // 400); an empty one still reaches core and is content_required (-32603), like store_memory's.
   new_content: z
     .string()
-    .optional()
     .meta({ description: "The corrected fact, self-contained (it replaces the old version's content)." }),
   update_reason: protoString(fields.updateReason)
     .optional()
     .meta({ description: "Why it changed ('price increase from April', 'user corrected the spelling')." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 export const updateFactOutput = z.object({
@@ -36,17 +39,16 @@ export const updateFactTool = defineTool({
     "then pass it as target_id. Use this instead of storing a contradicting new memory.",
   input: updateFactInput,
   output: updateFactOutput,
-  requiredForCore: ["new_content"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.updateFact(
       {
         targetId: args.target_id,
         newTitle: args.new_title,
-        newContent: args.new_content ?? "",
+        newContent: args.new_content,
         ...(args.update_reason !== undefined ? { updateReason: args.update_reason } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     return {
       structured: {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UploadDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { storedMemoryResult, uploadedDocumentSchema } from "../translate/stored-memory-result.js";
+import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 
 const fields = UploadDocumentRequestSchema.field;
@@ -16,6 +17,7 @@ export const uploadDocumentInput = z.strictObject({
     .optional()
     .meta({ description: "Full text, Markdown or plain, up to 1,000,000 characters." }),
   source: protoString(fields.source).optional().meta({ description: "Source URL or path." }),
+  idempotency_key: idempotencyKeyArgument,
 });
 
 /**
@@ -42,7 +44,7 @@ export const uploadDocumentTool = defineTool({
         ...(args.title !== undefined ? { title: args.title } : {}),
         ...(args.source !== undefined ? { source: args.source } : {}),
       },
-      callOptions,
+      withIdempotencyKey(callOptions, args.idempotency_key),
     );
     const hint = response.memory?.quota?.hint;
     return {

@@ -163,6 +163,11 @@ test.serial("grpc-js reflection returns the file defining a symbol, with its imp
 test.serial("grpc-js call without credentials is UNAUTHENTICATED; a malformed bearer too", async (t) => {
   const noAuth = await t.throwsAsync(recall(new grpc.Metadata(), "hallo"));
   t.is((noAuth as grpc.ServiceError).code, grpc.status.UNAUTHENTICATED);
+  // grpc-message is encoded the gRPC way, so grpc-js shows it as sent (issue 15: was "%3A").
+  t.is(
+    (noAuth as grpc.ServiceError).details,
+    "missing credentials: send 'Authorization: Bearer <token>' or sign in",
+  );
   const md = new grpc.Metadata();
   md.set("authorization", `bearer ${tenant.token}`);
   const badScheme = await t.throwsAsync(recall(md, "hallo"));
@@ -177,6 +182,8 @@ test.serial(
     const error = await t.throwsAsync(recall(md, "   "));
     t.is((error as grpc.ServiceError).code, grpc.status.INVALID_ARGUMENT);
     t.regex((error as grpc.ServiceError).details, /query/);
+    const nul = await t.throwsAsync(recall(md, "Grüße\u0000"));
+    t.is((nul as grpc.ServiceError).details, "query: must not contain NUL (\\u0000) characters");
   },
 );
 

@@ -9,16 +9,36 @@ export interface TcpProxy {
   readonly port: number;
   cut(): void;
   restore(): void;
+  /**
+   * A hung server (SIGSTOP, a stalled disk): connections stay open and new ones are accepted, but
+   * no byte passes in either direction until thaw().
+   */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const { connect } = await import("node:net");
   let open = true;
+  let frozen = false;
   const sockets = new Set<Socket>();
+  const waiting = new Set<() => void>();
   const server = createServer((client) => {
     if (!open) {
       client.destroy();
+      return;
+    }
+    if (frozen) {
+      // Accepted, never answered until thawed (a TCP backlog behind a stopped server).
+      sockets.add(client);
+      client.on("close", () => sockets.delete(client));
+      client.on("error", () => client.destroy());
+      client.pause();
+      waiting.add(() => {
+        sockets.delete(client);
+        if (!client.destroyed) server.emit("connection", client);
+      });
       return;
     }
     const upstream = connect(targetPort, targetHost);
@@ -41,6 +61,16 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore() {
       open = true;
+    },
+    freeze() {
+      frozen = true;
+      for (const s of sockets) s.pause();
+    },
+    thaw() {
+      frozen = false;
+      for (const s of sockets) s.resume();
+      for (const resume of waiting) resume();
+      waiting.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -247,11 +247,16 @@ test("a busy table is compacted by the worker without waiting for the periodic s
 test("the first writes of a new tenant, all at once, each succeed (one vector table, created once)", async (t) => {
   const tenant = await service.createTenant();
   const client = ingestClient(service, tenant.token);
+  // Issue 15: 36 first stores at once used to fail 1 in 36 with a LanceDB commit conflict or lose
+  // appended rows to a second table creation.
   const results = await Promise.all(
-    Array.from({ length: 8 }, (_, i) =>
+    Array.from({ length: 36 }, (_, i) =>
       client.storeMemory({ title: `Erste Notiz ${i}`, content: `Notiz Nummer ${i} über das Projekt Falke.` }),
     ),
   );
   t.true(results.every((r) => r.memory?.status === IndexStatus.INDEXED));
-  t.is(await service.storage.vectors.count(tenant.tenantId, service.models.embedder.id), 8);
+  const [row] = await service.storage.db.sql<{ n: number }[]>`
+    select count(*)::int as n from chunks where tenant_id = ${tenant.tenantId} and vector_stored`;
+  t.is(row?.n, 36);
+  t.is(await service.storage.vectors.count(tenant.tenantId, service.models.embedder.id), 36);
 });

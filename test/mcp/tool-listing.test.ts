@@ -39,9 +39,14 @@ const SPEC_TOOLS: Record<string, [string, string[], string[]]> = {
   service_health: ["any", [], []],
   service_stats: ["read", [], []],
   service_list_recent: ["read", [], ["k"]],
-  service_store_memory: ["write", ["content"], ["title", "memory_type", "tags", "source"]],
-  service_upload_document: ["write", ["content"], ["title", "source"]],
-  service_update_fact: ["write", ["target_id", "new_title", "new_content"], ["update_reason"]],
+  // idempotency_key: this service's optional retry key on non-idempotent writes (issue 15).
+  service_store_memory: ["write", ["content"], ["title", "memory_type", "tags", "source", "idempotency_key"]],
+  service_upload_document: ["write", ["content"], ["title", "source", "idempotency_key"]],
+  service_update_fact: [
+    "write",
+    ["target_id", "new_title", "new_content"],
+    ["update_reason", "idempotency_key"],
+  ],
   service_link: ["write", ["from_id", "to_id", "rel_type"], []],
   service_unlink: ["write", ["from_id", "to_id", "rel_type"], []],
 };
