@@ -62,6 +62,8 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
     rateLimiters,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+    masterKey: config.masterKey,
+    providerAllowPrivateUrls: config.providerAllowPrivateUrls,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

@@ -54,6 +54,8 @@ const envSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9+/_-]{43}=?$/, "must be 32 bytes, base64 or base64url encoded")
     .optional(),
+  /** Lets provider keys name http:// and private-network base URLs (Ollama, TEI, vLLM on your own network). */
+  PROVIDER_ALLOW_PRIVATE_URLS: flag.default(false),
   EMBEDDING_PROVIDER: z.enum(["builtin", "onnx", "http"]).optional(),
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_URL: optionalUrl(["http:", "https:"]),
@@ -110,6 +112,8 @@ export interface Config {
   readonly smtpUrl?: string;
   readonly mailFrom: string;
   readonly masterKey?: string;
+  /** PROVIDER_ALLOW_PRIVATE_URLS: BYOK base URLs may be http:// or private addresses. */
+  readonly providerAllowPrivateUrls: boolean;
   readonly embedding: EmbeddingConfig;
   /** FreeDict dictionaries (read at run time, never copied) and where their parsed tables are cached. */
   readonly lexicon: { dictionaryDir: string; cacheDir: string };
@@ -205,6 +209,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
     mailFrom: env.MAIL_FROM,
     ...(env.MASTER_KEY ? { masterKey: env.MASTER_KEY } : {}),
+    providerAllowPrivateUrls: env.PROVIDER_ALLOW_PRIVATE_URLS,
     embedding: embeddingConfig(env),
     lexicon: {
       dictionaryDir: env.LEXICON_DIR,

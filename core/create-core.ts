@@ -20,6 +20,8 @@ import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { createIngestService } from "./ingest/ingest-service.js";
+import { parseMasterKey } from "./keys/key-cipher.js";
+import { createTenantModels, type TenantModelsOptions } from "./keys/tenant-models.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
@@ -63,6 +65,12 @@ export interface CoreOptions {
   readonly mail?: { readonly smtpUrl?: string | undefined; readonly from: string };
   /** Starts a payment checkout for a paid plan at onboarding; unset: payments not configured. */
   readonly startCheckout?: StartCheckout;
+  /** MASTER_KEY (base64, 32 bytes): seals provider keys (BYOK); unset: keys cannot be stored. */
+  readonly masterKey?: string | undefined;
+  /** PROVIDER_ALLOW_PRIVATE_URLS. */
+  readonly providerAllowPrivateUrls?: boolean;
+  /** Timeouts/retries of BYOK provider clients (tests shorten them). */
+  readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -90,6 +98,14 @@ export function createCore(options: CoreOptions): Core {
   const authenticator = createAuthenticator({ db });
   const rateLimiters =
     options.rateLimiters ?? createRateLimiters({ keyPrefix: "memory-service", logger: options.logger });
+  const models = createTenantModels({
+    db,
+    masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
+    defaultEmbedder: options.embedder,
+    defaultReranker: options.reranker,
+    logger: options.logger,
+    ...(options.providerClientOptions ? { clientOptions: options.providerClientOptions } : {}),
+  });
   const tenancy = createTenancyService({
     db,
     authenticator,
@@ -101,6 +117,11 @@ export function createCore(options: CoreOptions): Core {
     publicUrl: options.publicUrl,
     logger: options.logger,
     startCheckout: options.startCheckout,
+    keys: {
+      masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
+      allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
+      models,
+    },
   });
   const registry = fileRegistryOf([
     file_memory_v1_recall_service,
@@ -176,6 +197,7 @@ export function createCore(options: CoreOptions): Core {
     reranker: options.reranker,
     lexicon: options.lexicon,
     logger: options.logger,
+    models,
   });
   const ingest = createIngestService({
     db,
@@ -183,8 +205,15 @@ export function createCore(options: CoreOptions): Core {
     embedder: options.embedder,
     logger: options.logger,
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+    models,
   });
-  const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
+  const graph = createGraphService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    logger: options.logger,
+    models,
+  });
   const billing = createBillingService();
   const webhooks = createWebhookService();
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });

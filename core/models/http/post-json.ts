@@ -14,6 +14,10 @@ export interface JsonEndpointOptions {
   /** First backoff; doubles per retry with jitter, capped at `retryMaxMs`; a Retry-After header is honoured. */
   readonly retryBaseMs: number;
   readonly retryMaxMs?: number;
+  /** Extra request headers (e.g. Azure's `api-key`); never written into an error. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Secrets besides `apiKey` to redact from error text. */
+  readonly secrets?: readonly string[];
 }
 
 interface Failure {
@@ -35,6 +39,7 @@ export async function postJson(url: string, body: unknown, options: JsonEndpoint
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (options.apiKey !== undefined && options.apiKey !== "")
     headers.authorization = `Bearer ${options.apiKey}`;
+  Object.assign(headers, options.headers);
 
   for (let attempt = 0; ; attempt++) {
     const outcome = await attemptPost(url, payload, headers, options);
@@ -43,7 +48,8 @@ export async function postJson(url: string, body: unknown, options: JsonEndpoint
     if (!outcome.retryable || attempt >= options.maxRetries) {
       const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
       const message = `${options.provider}: POST ${describeEndpoint(url)} failed${tries}: ${outcome.detail}`;
-      throw new ProviderError(redactSecret(message, options.apiKey), {
+      const redacted = [options.apiKey, ...(options.secrets ?? [])].reduce(redactSecret, message);
+      throw new ProviderError(redacted, {
         reason: outcome.reason,
         provider: options.provider,
         ...(outcome.status === undefined ? {} : { status: outcome.status }),
