@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
 import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
+import { keysRotateMaster } from "./commands/keys-rotate-master.js";
 import { tenantCreate } from "./commands/tenant-create.js";
 import { tenantList } from "./commands/tenant-list.js";
 import { tokenCreate } from "./commands/token-create.js";
@@ -20,6 +21,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
   token list --tenant <slug>
   token revoke --id <token id>
+  keys rotate-master        re-seal provider keys: MASTER_KEY (current) → NEW_MASTER_KEY (environment)
 `;
 
 const { values, positionals } = (() => {
@@ -47,7 +49,14 @@ if (values.help || command === "" || command === "help") {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const KNOWN = ["tenant create", "tenant list", "token create", "token list", "token revoke"];
+const KNOWN = [
+  "tenant create",
+  "tenant list",
+  "token create",
+  "token list",
+  "token revoke",
+  "keys rotate-master",
+];
 if (!KNOWN.includes(command)) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
   process.exit(2);
@@ -76,6 +85,11 @@ try {
       break;
     case "token revoke":
       process.stdout.write(await tokenRevoke(db, values));
+      break;
+    case "keys rotate-master":
+      process.stdout.write(
+        await keysRotateMaster(db, { masterKey: config.masterKey, newMasterKey: config.newMasterKey }),
+      );
       break;
   }
 } catch (error) {

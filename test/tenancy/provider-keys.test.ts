@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import test from "ava";
+import { openKey, parseMasterKey } from "../../core/keys/key-cipher.js";
+import { rotateMasterKey } from "../../core/keys/rotate-master-key.js";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
@@ -254,4 +256,48 @@ test.after("the clear key never appears in logs, audit entries or the tenant exp
   t.false(logs.includes("CLEARKEY"));
   const audit = await service.storage.db.sql<{ details: unknown }[]>`select details, target from audit_log`;
   t.false(JSON.stringify(audit).includes("CLEARKEY"));
+});
+
+test.serial("rotation re-seals every key under a new master key; the keys still work", async (t) => {
+  const { call } = await workspace("plus");
+  const created = await call("POST", "/keys", {
+    provider: "mistral",
+    apiKey: fake.validKey,
+    baseUrl: `${fake.url}/mistral/v1`,
+  });
+  const from = parseMasterKey(MASTER_KEY);
+  const to = parseMasterKey(randomBytes(32).toString("base64"));
+  const first = await rotateMasterKey(service.storage.db.sql, from, to);
+  t.true(first.rotated >= 1);
+  const again = await rotateMasterKey(service.storage.db.sql, from, to);
+  t.is(again.rotated, 0, "a second run has nothing left to do");
+  const [row] = await service.storage.db.sql<
+    { tenant_id: string; ciphertext: Buffer; nonce: Buffer; auth_tag: Buffer }[]
+  >`
+    select tenant_id, ciphertext, nonce, auth_tag from provider_keys where id = ${String(created.json.id)}`;
+  if (!row) throw new Error("row missing");
+  const sealed = { ciphertext: row.ciphertext, nonce: row.nonce, authTag: row.auth_tag };
+  t.is(openKey(to, row.tenant_id, sealed), fake.validKey);
+  t.throws(() => openKey(from, row.tenant_id, sealed));
+  // The tenant id is the associated data: another tenant's id does not open it.
+  t.throws(() => openKey(to, "00000000-0000-4000-8000-000000000000", sealed));
+  // Put everything back under the service's key for the remaining tests.
+  await rotateMasterKey(service.storage.db.sql, to, from);
+});
+
+test.serial("without MASTER_KEY, POST /api/keys is 503 naming the setting", async (t) => {
+  const bare = await startTestService({ models: testModels(), worker: false });
+  try {
+    const tenant = await bare.createTenant({ plan: "plus" });
+    const cookie = await createSessionCookie(bare, tenant.tenantId);
+    const res = await fetch(`${bare.httpUrl}/api/keys`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ provider: "openai", apiKey: "sk-some-key-123456789" }),
+    });
+    t.is(res.status, 503);
+    t.regex(JSON.stringify(await res.json()), /MASTER_KEY/);
+  } finally {
+    await bare.stop();
+  }
 });
