@@ -76,8 +76,6 @@ let tenant: TestTenant;
 let cookie: string;
 let doc: { paths: Record<string, Record<string, { "x-auth"?: string }>> };
 
-const UUID_UNKNOWN = "00000000-0000-4000-8000-000000000000";
-
 /**
  * A valid call for each row, the status this service answers on success (the spec's, or ours
  * where the spec says "not shown", documented in docs/rest.md) and the credentials that fit.
