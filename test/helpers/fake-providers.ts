@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type FakeServer,
   fakeVector,
@@ -50,13 +51,20 @@ function unauthorized(path: string): Reply {
   };
 }
 
+export interface FakeProvidersOptions {
+  /** Model time each embeddings / rerank answer takes before it is written (benchmarks). */
+  readonly latencyMs?: number;
+}
+
 export async function startFakeProviders(
   validKey = "sk-test-CLEARKEY-0123456789abcdef",
+  options: FakeProvidersOptions = {},
 ): Promise<FakeProviders> {
   const scripted: Reply[] = [];
-  const server = await startFakeServer((request) => {
+  const server = await startFakeServer(async (request) => {
     const next = scripted.shift();
     if (next !== undefined) return next;
+    if (options.latencyMs) await sleep(options.latencyMs);
     if (request.headers.authorization !== `Bearer ${validKey}`) return unauthorized(request.path);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const model = String(body.model ?? "");
