@@ -28,6 +28,7 @@ import type { Reranker } from "./models/reranker.js";
 import { createRecallService } from "./recall/recall-service.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
+import { embeddingSpaceCheck } from "./status/embedding-space-check.js";
 import { type ComponentCheck, createStatusService } from "./status/status-service.js";
 import type { Database } from "./store/database.js";
 import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
@@ -176,6 +177,7 @@ export function createCore(options: CoreOptions): Core {
         check: async () => ({ status: "ok", detail: options.reranker?.id ?? "none" }),
       },
     ],
+    tenantComponents: (tenantId) => [embeddingSpaceCheck(db, tenantId, options.embedder.id)],
   });
 
   // The same chain for every transport; only whether the caller's x-client-ip is believed differs.

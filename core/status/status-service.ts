@@ -6,6 +6,7 @@ import {
   GetStatusResponseSchema,
   type StatusService,
 } from "../../gen/memory/v1/status_service_pb.js";
+import { principalKey } from "../auth/principal.js";
 
 /** One dependency's check: "ok", "degraded" or "down", with a short detail. */
 export interface ComponentCheck {
@@ -21,6 +22,8 @@ export interface StatusServiceOptions {
   embeddingProvider: () => string;
   reranker: () => string;
   components: readonly ComponentCheck[];
+  /** Checks of the caller's own workspace (e.g. its embedding space and re-embed progress), appended when the caller has one. */
+  tenantComponents?: (tenantId: string) => readonly ComponentCheck[];
   /** A check slower than this counts as down. */
   timeoutMs?: number;
 }
@@ -58,8 +61,14 @@ async function run(component: ComponentCheck, timeoutMs: number): Promise<Compon
 export function createStatusService(options: StatusServiceOptions): ServiceImpl<typeof StatusService> {
   const timeoutMs = options.timeoutMs ?? 2000;
   return {
-    async getStatus() {
-      const components = await Promise.all(options.components.map((c) => run(c, timeoutMs)));
+    async getStatus(_request, ctx) {
+      const principal = ctx.values.get(principalKey);
+      const tenantId = principal.kind === "anonymous" ? undefined : principal.tenantId;
+      const checks = [
+        ...options.components,
+        ...(tenantId && options.tenantComponents ? options.tenantComponents(tenantId) : []),
+      ];
+      const components = await Promise.all(checks.map((c) => run(c, timeoutMs)));
       const status = components.some((c) => c.status === "down")
         ? "down"
         : components.some((c) => c.status === "degraded")
