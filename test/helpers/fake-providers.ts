@@ -19,6 +19,11 @@ export interface FakeProviders extends FakeServer {
   failNext(...replies: Reply[]): void;
   /** Requests to one path. */
   to(path: string): RecordedRequest[];
+  /**
+   * Answers `n` more requests to `path`, then never answers another (the caller hangs until it gives
+   * up or dies): freezes a job at a known point. `holdAfter(path, Infinity)` answers again.
+   */
+  holdAfter(path: string, n: number): void;
 }
 
 const DIMS: Readonly<Record<string, number>> = {
@@ -61,7 +66,13 @@ export async function startFakeProviders(
   options: FakeProvidersOptions = {},
 ): Promise<FakeProviders> {
   const scripted: Reply[] = [];
+  const holds = new Map<string, number>();
+  const seen = new Map<string, number>();
   const server = await startFakeServer(async (request) => {
+    const count = (seen.get(request.path) ?? 0) + 1;
+    seen.set(request.path, count);
+    const hold = holds.get(request.path);
+    if (hold !== undefined && count > hold) return "hang";
     const next = scripted.shift();
     if (next !== undefined) return next;
     if (options.latencyMs) await sleep(options.latencyMs);
@@ -114,6 +125,7 @@ export async function startFakeProviders(
     validKey,
     failNext: (...replies) => scripted.push(...replies),
     to: (path) => server.requests.filter((r) => r.path === path),
+    holdAfter: (path, n) => holds.set(path, (seen.get(path) ?? 0) + n),
   };
 }
 
