@@ -5,6 +5,7 @@ import { rotateMasterKey } from "../../core/keys/rotate-master-key.js";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
+import { parseJsonAnswer, postMcp, rpc } from "../mcp/post-mcp.js";
 import { createSessionCookie } from "../rest/sessions.js";
 
 // BYOK end to end through REST with real sessions and tokens against local fake providers: plan
@@ -246,6 +247,56 @@ test.serial(
       { what: "back to the default space", timeoutMs: 30_000 },
     );
     t.is((await call("DELETE", `/keys/${keyId}`)).status, 200);
+  },
+);
+
+test.serial(
+  "MCP: a workspace provider's failure is -32000 naming the provider, on store and on recall",
+  async (t) => {
+    const { tenant, call } = await workspace("plus");
+    const created = await call("POST", "/keys", {
+      provider: "voyage",
+      apiKey: fake.validKey,
+      baseUrl: `${fake.url}/voyage/v1`,
+    });
+    const keyId = String(created.json.id);
+    t.is((await call("POST", `/keys/${keyId}/test`)).json.ok, true);
+    t.is((await call("PUT", "/keys/selection", { embeddingKeyId: keyId })).status, 200);
+    await waitFor(
+      async () => {
+        const s = await call("GET", "/keys/selection");
+        return s.json.reembed === null && s.json.activeEmbeddingSpace === "voyage:voyage-3.5:1024"
+          ? true
+          : undefined;
+      },
+      { what: "the empty workspace switched to voyage", timeoutMs: 30_000 },
+    );
+    const tool = async (name: string, args: Record<string, unknown>) =>
+      parseJsonAnswer(
+        await postMcp(service.httpUrl, rpc("tools/call", { name, arguments: args }), { token: tenant.token }),
+      );
+
+    const stored = await tool("service_store_memory", { content: "Voyage embeds this one." });
+    t.is(stored.error, undefined, JSON.stringify(stored.error));
+    t.is(fake.to("/voyage/v1/embeddings").at(-1)?.headers.authorization, `Bearer ${fake.validKey}`);
+
+    // Voyage's own 401 body; not retried (only 429/5xx are).
+    const revoked = { status: 401, json: { detail: "Provided API key is invalid." } };
+    fake.failNext(revoked);
+    const failedStore = await tool("service_store_memory", { content: "This one meets a revoked key." });
+    t.is(failedStore.error?.code, -32000);
+    t.is(failedStore.error?.data?.reason, "provider_error");
+    t.regex(failedStore.error?.message ?? "", /voyage.*401.*Provided API key is invalid/);
+    t.false(JSON.stringify(failedStore).includes(fake.validKey));
+    const [row] = await service.storage.db.sql<{ status: string }[]>`
+    select status from memories where tenant_id = ${tenant.tenantId}
+      and content = 'This one meets a revoked key.'`;
+    t.is(row?.status, "failed");
+
+    fake.failNext(revoked);
+    const failedRecall = await tool("service_recall", { query: "voyage" });
+    t.is(failedRecall.error?.code, -32000);
+    t.regex(failedRecall.error?.message ?? "", /voyage/);
   },
 );
 

@@ -48,10 +48,12 @@ export async function postJson(url: string, body: unknown, options: JsonEndpoint
     if (!outcome.retryable || attempt >= options.maxRetries) {
       const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
       const message = `${options.provider}: POST ${describeEndpoint(url)} failed${tries}: ${outcome.detail}`;
-      const redacted = [options.apiKey, ...(options.secrets ?? [])].reduce(redactSecret, message);
+      const secrets = [options.apiKey, ...(options.secrets ?? [])];
+      const redacted = secrets.reduce(redactSecret, message);
       throw new ProviderError(redacted, {
         reason: outcome.reason,
         provider: options.provider,
+        providerText: secrets.reduce(redactSecret, outcome.detail),
         ...(outcome.status === undefined ? {} : { status: outcome.status }),
       });
     }
