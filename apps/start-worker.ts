@@ -32,6 +32,7 @@ export async function startConfiguredWorker(
         defaultEmbedder: models.embedder,
         defaultReranker: models.reranker,
         logger,
+        allowPrivateUrls: config.providerAllowPrivateUrls,
       }),
     }),
     logger,

@@ -103,7 +103,12 @@ async function runCase(provider: ProviderName, latencyMs: number): Promise<CaseR
   const fake = await startFake(latencyMs);
   try {
     const prefix = provider === "cohere" ? "" : `/${provider}/v1`;
-    const embedder = await createProviderEmbedder({ provider, apiKey: KEY, baseUrl: fake.url + prefix });
+    const embedder = await createProviderEmbedder({
+      provider,
+      apiKey: KEY,
+      baseUrl: fake.url + prefix,
+      allowPrivateUrls: true,
+    });
     await embedder.embed(chunks.slice(0, 128), "passage"); // warm up JIT and keep-alive sockets
     const clientMs: number[] = [];
     const serverMs: number[] = [];

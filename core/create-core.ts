@@ -105,6 +105,7 @@ export function createCore(options: CoreOptions): Core {
     defaultEmbedder: options.embedder,
     defaultReranker: options.reranker,
     logger: options.logger,
+    allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
     ...(options.providerClientOptions ? { clientOptions: options.providerClientOptions } : {}),
   });
   const tenancy = createTenancyService({

@@ -82,6 +82,8 @@ export interface TenantModelsOptions {
   readonly defaultEmbedder: EmbeddingProvider;
   readonly defaultReranker: Reranker | undefined;
   readonly logger: Logger;
+  /** PROVIDER_ALLOW_PRIVATE_URLS; otherwise every provider connection must reach a public address. */
+  readonly allowPrivateUrls?: boolean;
   /** Timeouts/retries of provider clients (tests shorten them). */
   readonly clientOptions?: Pick<ProviderClientOptions, "timeoutMs" | "maxRetries" | "retryBaseMs">;
 }
@@ -122,6 +124,7 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
       ...(record.model === "" ? {} : { model: record.model }),
       ...(record.dimension > 0 ? { dim: record.dimension } : {}),
       ...options.clientOptions,
+      allowPrivateUrls: options.allowPrivateUrls ?? false,
       onUsed: touch(keyId),
     };
   }

@@ -54,6 +54,7 @@ export async function testProviderKey(
       model: record.model,
       maxRetries: 1,
       timeoutMs: 15_000,
+      allowPrivateUrls: deps.allowPrivateUrls,
     };
     const embedder = await createProviderEmbedder(client);
     const [vector] = await embedder.embed([PROBE], "query");

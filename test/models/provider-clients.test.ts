@@ -22,6 +22,7 @@ test.serial("openai: POST /v1/embeddings with dimensions 1024 and encoding_forma
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/openai/v1`,
   });
   const [vector] = await embedder.embed(["hello"], "passage");
@@ -43,7 +44,12 @@ test.serial(
   "cohere: POST /v2/embed with input_type per purpose, embedding_types and output_dimension",
   async (t) => {
     fake.requests.length = 0;
-    const embedder = await createProviderEmbedder({ provider: "cohere", apiKey: key(), baseUrl: fake.url });
+    const embedder = await createProviderEmbedder({
+      provider: "cohere",
+      apiKey: key(),
+      allowPrivateUrls: true,
+      baseUrl: fake.url,
+    });
     await embedder.embed(["a passage"], "passage");
     await embedder.embed(["a query"], "query");
     t.deepEqual(
@@ -80,6 +86,7 @@ test.serial("voyage: POST /v1/embeddings with input_type document/query and outp
   const embedder = await createProviderEmbedder({
     provider: "voyage",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/voyage/v1`,
   });
   await embedder.embed(["doc"], "passage");
@@ -104,6 +111,7 @@ test.serial("jina: POST /v1/embeddings with task retrieval.passage/query and dim
   const embedder = await createProviderEmbedder({
     provider: "jina",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/jina/v1`,
   });
   await embedder.embed(["doc"], "passage");
@@ -122,6 +130,7 @@ test.serial("mistral: POST /v1/embeddings {model, input}; 1024 native", async (t
   const embedder = await createProviderEmbedder({
     provider: "mistral",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/mistral/v1`,
   });
   const [vector] = await embedder.embed(["bonjour"], "passage");
@@ -137,6 +146,7 @@ test.serial(
     const embedder = await createProviderEmbedder({
       provider: "openai-compatible",
       apiKey: key(),
+      allowPrivateUrls: true,
       baseUrl: `${fake.url}/local/v1`,
       model: "nomic-embed-text",
     });
@@ -151,6 +161,7 @@ test.serial("batches of 64: 150 chunks → 3 requests, vectors in input order", 
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/openai/v1`,
   });
   const texts = Array.from({ length: 150 }, (_, i) => `chunk ${i}`);
@@ -167,6 +178,7 @@ test.serial("429 with Retry-After is retried after the given delay; then succeed
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/openai/v1`,
     retryBaseMs: 1,
   });
@@ -188,6 +200,7 @@ test.serial("a wrong key: unauthorized ProviderError with the provider's words, 
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: wrongKey,
+    allowPrivateUrls: true,
     baseUrl: `${fake.url}/openai/v1`,
     dim: 1024,
   });
@@ -201,6 +214,7 @@ test.serial("5xx after all retries: unavailable", async (t) => {
   const embedder = await createProviderEmbedder({
     provider: "cohere",
     apiKey: key(),
+    allowPrivateUrls: true,
     baseUrl: fake.url,
     maxRetries: 1,
     retryBaseMs: 1,
@@ -242,7 +256,12 @@ for (const [provider, base, path, expected] of [
 ] as const) {
   test.serial(`${provider} rerank: exact request, scores back in input order`, async (t) => {
     fake.requests.length = 0;
-    const reranker = createProviderReranker({ provider, apiKey: key(), baseUrl: fake.url + base });
+    const reranker = createProviderReranker({
+      provider,
+      apiKey: key(),
+      allowPrivateUrls: true,
+      baseUrl: fake.url + base,
+    });
     const scores = await reranker.rerank("cats", [
       { id: "1", title: "", text: "cats purr" },
       { id: "2", title: "", text: "dogs bark" },
@@ -251,5 +270,27 @@ for (const [provider, base, path, expected] of [
     t.is(fake.requests[0]?.path, path);
     t.is(fake.requests[0]?.headers.authorization, `Bearer ${key()}`);
     t.deepEqual(fake.requests[0]?.body, expected);
+  });
+}
+
+// SSRF at call time (DNS rebinding): without PROVIDER_ALLOW_PRIVATE_URLS every connection of a
+// provider client must reach a public address, whatever the name resolved to when the key was stored.
+for (const [what, host] of [
+  ["a name that resolves to loopback now", "localhost"],
+  ["a loopback IP literal", "127.0.0.1"],
+] as const) {
+  test.serial(`guarded client: ${what} is refused at connect time, nothing is sent, no retry`, async (t) => {
+    fake.requests.length = 0;
+    const port = new URL(fake.url).port;
+    const embedder = await createProviderEmbedder({
+      provider: "openai",
+      apiKey: key(),
+      baseUrl: `http://${host}:${port}/openai/v1`,
+      retryBaseMs: 60_000,
+    });
+    const error = await t.throwsAsync(embedder.embed(["x"], "passage"), { instanceOf: ProviderError });
+    t.is(error?.reason, "rejected");
+    t.regex(error?.message ?? "", /refused: .*private, loopback or link-local/);
+    t.is(fake.requests.length, 0);
   });
 }

@@ -1,3 +1,4 @@
+import { guardedFetch } from "../../../lib/net/outbound-guard.js";
 import { approximateTokenizer } from "../approximate-tokenizer.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../embedding-provider.js";
 import { l2NormalizeInPlace } from "../l2-normalize.js";
@@ -28,6 +29,11 @@ export interface ProviderClientOptions {
   readonly concurrency?: number;
   /** Called after every request that answered (to record the key's last use). */
   readonly onUsed?: () => void;
+  /**
+   * PROVIDER_ALLOW_PRIVATE_URLS: let the base URL reach private addresses. Default false: every
+   * connection is checked for a public address when it is made (lib/net/outbound-guard.ts).
+   */
+  readonly allowPrivateUrls?: boolean;
 }
 
 export function providerBaseUrl(options: Pick<ProviderClientOptions, "provider" | "baseUrl">): string {
@@ -78,6 +84,7 @@ function requestOptionsFor(
     provider: label,
     apiKey: azure ? undefined : options.apiKey,
     ...(azure ? { headers: { "api-key": options.apiKey }, secrets: [options.apiKey] } : {}),
+    ...(options.allowPrivateUrls === true ? {} : { fetch: guardedFetch }),
     timeoutMs: options.timeoutMs ?? timeoutMs,
     maxRetries: options.maxRetries ?? 3,
     retryBaseMs: options.retryBaseMs ?? 500,

@@ -1,4 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import {
+  BLOCKED_ADDRESS_CODE,
+  type GuardedRequest,
+  type GuardedResponse,
+} from "../../../lib/net/outbound-guard.js";
 import { ProviderError, type ProviderErrorReason } from "../provider-error.js";
 import { describeEndpoint, redactSecret } from "./redact-secret.js";
 
@@ -18,6 +23,8 @@ export interface JsonEndpointOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Secrets besides `apiKey` to redact from error text. */
   readonly secrets?: readonly string[];
+  /** The HTTP client; default the global fetch. Tenant-given URLs use lib/net's guardedFetch (SSRF). */
+  readonly fetch?: (url: string, init: GuardedRequest) => Promise<GuardedResponse>;
 }
 
 interface Failure {
@@ -67,10 +74,11 @@ async function attemptPost(
   headers: Record<string, string>,
   options: JsonEndpointOptions,
 ): Promise<{ json: unknown } | Failure> {
-  let response: Response;
+  let response: GuardedResponse;
   let text: string;
+  const send = options.fetch ?? fetch;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       method: "POST",
       headers,
       body: payload,
@@ -78,6 +86,10 @@ async function attemptPost(
     });
     text = await response.text();
   } catch (error) {
+    if (causeCode(error) === BLOCKED_ADDRESS_CODE) {
+      const cause = (error as Error).cause as Error;
+      return { reason: "rejected", retryable: false, detail: `refused: ${cause.message}` };
+    }
     if (isTimeout(error)) {
       return { reason: "timeout", retryable: true, detail: `no answer within ${options.timeoutMs} ms` };
     }
@@ -133,12 +145,15 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
+function causeCode(error: unknown): string | undefined {
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+}
+
 /** undici reports "fetch failed" with the useful part (ECONNREFUSED …) in `cause`. */
 function transportDetail(error: unknown): string {
   if (!(error instanceof Error)) return "request failed";
-  const cause: unknown = error.cause;
-  const code =
-    cause instanceof Error && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+  const code = causeCode(error);
   return code === undefined ? error.message : `${error.message} (${code})`;
 }
 
