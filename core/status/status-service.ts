@@ -13,6 +13,11 @@ export interface ComponentCheck {
   readonly name: string;
   /** Whether the service can work without it ("degraded" instead of "down"). */
   readonly optional: boolean;
+  /**
+   * Reported, but never changes the overall status: facts about the caller's workspace (its embedding
+   * space) rather than a dependency. A slow answer on a loaded database must not turn health degraded.
+   */
+  readonly informational?: boolean;
   check(): Promise<{ status: "ok" | "degraded" | "down"; detail: string }>;
 }
 
@@ -69,9 +74,10 @@ export function createStatusService(options: StatusServiceOptions): ServiceImpl<
         ...(tenantId && options.tenantComponents ? options.tenantComponents(tenantId) : []),
       ];
       const components = await Promise.all(checks.map((c) => run(c, timeoutMs)));
-      const status = components.some((c) => c.status === "down")
+      const counted = components.filter((_, i) => checks[i]?.informational !== true);
+      const status = counted.some((c) => c.status === "down")
         ? "down"
-        : components.some((c) => c.status === "degraded")
+        : counted.some((c) => c.status === "degraded")
           ? "degraded"
           : "ok";
       return create(GetStatusResponseSchema, {
