@@ -65,6 +65,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     stripe: config.stripe,
     selfHostedPlan: config.selfHostedPlan,
     masterKey: config.masterKey,
+    providerAllowPrivateUrls: config.providerAllowPrivateUrls,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

@@ -1,5 +1,7 @@
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
+import { parseMasterKey } from "../core/keys/key-cipher.js";
+import { createTenantModels } from "../core/keys/tenant-models.js";
 import { scheduleMaintenance } from "../core/memories/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
@@ -21,7 +23,20 @@ export async function startConfiguredWorker(
     db: storage.db,
     databaseUrl: storage.databaseUrl,
     concurrency: config.workerConcurrency,
-    tasks: createTaskList({ db: storage.db, vectors: storage.vectors, embedder: models.embedder, logger }),
+    tasks: createTaskList({
+      db: storage.db,
+      vectors: storage.vectors,
+      embedder: models.embedder,
+      logger,
+      models: createTenantModels({
+        db: storage.db,
+        masterKey: config.masterKey === undefined ? undefined : parseMasterKey(config.masterKey),
+        defaultEmbedder: models.embedder,
+        defaultReranker: models.reranker,
+        logger,
+        allowPrivateUrls: config.providerAllowPrivateUrls,
+      }),
+    }),
     logger,
   });
   shutdown.push(() => worker.stop());

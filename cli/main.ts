@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
 import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
+import { keysRotateMaster } from "./commands/keys-rotate-master.js";
 import { tenantCreate } from "./commands/tenant-create.js";
 import { tenantList } from "./commands/tenant-list.js";
 import { tenantSetPlan } from "./commands/tenant-set-plan.js";
@@ -22,6 +23,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
   token list --tenant <slug>
   token revoke --id <token id>
+  keys rotate-master        re-seal provider keys: MASTER_KEY (current) → NEW_MASTER_KEY (environment)
 `;
 
 const { values, positionals } = (() => {
@@ -56,6 +58,7 @@ const KNOWN = [
   "token create",
   "token list",
   "token revoke",
+  "keys rotate-master",
 ];
 if (!KNOWN.includes(command)) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
@@ -88,6 +91,11 @@ try {
       break;
     case "token revoke":
       process.stdout.write(await tokenRevoke(db, values));
+      break;
+    case "keys rotate-master":
+      process.stdout.write(
+        await keysRotateMaster(db, { masterKey: config.masterKey, newMasterKey: config.newMasterKey }),
+      );
       break;
   }
 } catch (error) {

@@ -60,6 +60,14 @@ const envSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9+/_-]{43}=?$/, "must be 32 bytes, base64 or base64url encoded")
     .optional(),
+  /** Only for `npm run cli -- keys rotate-master`: the master key to re-seal provider keys under. */
+  NEW_MASTER_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9+/_-]{43}=?$/, "must be 32 bytes, base64 or base64url encoded")
+    .optional(),
+  /** Lets provider keys name http:// and private-network base URLs (Ollama, TEI, vLLM on your own network). */
+  PROVIDER_ALLOW_PRIVATE_URLS: flag.default(false),
   EMBEDDING_PROVIDER: z.enum(["builtin", "onnx", "http"]).optional(),
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_URL: optionalUrl(["http:", "https:"]),
@@ -131,6 +139,10 @@ export interface Config {
   readonly smtpUrl?: string;
   readonly mailFrom: string;
   readonly masterKey?: string;
+  /** PROVIDER_ALLOW_PRIVATE_URLS: BYOK base URLs may be http:// or private addresses. */
+  readonly providerAllowPrivateUrls: boolean;
+  /** NEW_MASTER_KEY: read only by the key-rotation CLI command. */
+  readonly newMasterKey?: string;
   readonly embedding: EmbeddingConfig;
   /** FreeDict dictionaries (read at run time, never copied) and where their parsed tables are cached. */
   readonly lexicon: { dictionaryDir: string; cacheDir: string };
@@ -286,6 +298,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
     mailFrom: env.MAIL_FROM,
     ...(env.MASTER_KEY ? { masterKey: env.MASTER_KEY } : {}),
+    providerAllowPrivateUrls: env.PROVIDER_ALLOW_PRIVATE_URLS,
+    ...(env.NEW_MASTER_KEY ? { newMasterKey: env.NEW_MASTER_KEY } : {}),
     embedding: embeddingConfig(env),
     lexicon: {
       dictionaryDir: env.LEXICON_DIR,

@@ -24,12 +24,15 @@ import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
 import { createIngestService } from "./ingest/ingest-service.js";
+import { parseMasterKey } from "./keys/key-cipher.js";
+import { createTenantModels, type TenantModelsOptions } from "./keys/tenant-models.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
 import { createRecallService } from "./recall/recall-service.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
+import { embeddingSpaceCheck } from "./status/embedding-space-check.js";
 import { type ComponentCheck, createStatusService } from "./status/status-service.js";
 import type { Database } from "./store/database.js";
 import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
@@ -69,8 +72,15 @@ export interface CoreOptions {
   readonly stripe?: StripeConfig | undefined;
   /** SELF_HOSTED_PLAN: onboarding grants this plan without payment. */
   readonly selfHostedPlan?: PlanName | undefined;
-  /** MASTER_KEY: seals webhook signing secrets; unset: webhook subscriptions are refused (503). */
+  /**
+   * MASTER_KEY (base64, 32 bytes): seals webhook signing secrets and provider keys (BYOK); unset:
+   * webhook subscriptions and provider keys are refused (503).
+   */
   readonly masterKey?: string | undefined;
+  /** PROVIDER_ALLOW_PRIVATE_URLS. */
+  readonly providerAllowPrivateUrls?: boolean;
+  /** Timeouts/retries of BYOK provider clients (tests shorten them). */
+  readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -111,6 +121,15 @@ export function createCore(options: CoreOptions): Core {
     sendMail: (message: { to: string; subject: string; text: string }) => mailer.sendMessage(message),
     forgetTenant: (tenantId: string) => authenticator.forgetTenant(tenantId),
   };
+  const models = createTenantModels({
+    db,
+    masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
+    defaultEmbedder: options.embedder,
+    defaultReranker: options.reranker,
+    logger: options.logger,
+    allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
+    ...(options.providerClientOptions ? { clientOptions: options.providerClientOptions } : {}),
+  });
   const tenancy = createTenancyService({
     db,
     authenticator,
@@ -119,6 +138,11 @@ export function createCore(options: CoreOptions): Core {
     logger: options.logger,
     startCheckout: billingDeps.payments ? onboardingCheckout(billingDeps) : undefined,
     selfHostedPlan: options.selfHostedPlan,
+    keys: {
+      masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
+      allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
+      models,
+    },
   });
   const registry = fileRegistryOf([
     file_memory_v1_recall_service,
@@ -173,6 +197,7 @@ export function createCore(options: CoreOptions): Core {
         check: async () => ({ status: "ok", detail: options.reranker?.id ?? "none" }),
       },
     ],
+    tenantComponents: (tenantId) => [embeddingSpaceCheck(db, tenantId, options.embedder.id)],
   });
 
   // The same chain for every transport; only whether the caller's x-client-ip is believed differs.
@@ -194,6 +219,7 @@ export function createCore(options: CoreOptions): Core {
     reranker: options.reranker,
     lexicon: options.lexicon,
     logger: options.logger,
+    models,
   });
   const ingest = createIngestService({
     db,
@@ -201,8 +227,15 @@ export function createCore(options: CoreOptions): Core {
     embedder: options.embedder,
     logger: options.logger,
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+    models,
   });
-  const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
+  const graph = createGraphService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    logger: options.logger,
+    models,
+  });
   const billing = createBillingService(billingDeps);
   const webhooks = createWebhookService({
     db,

@@ -72,6 +72,7 @@ const V1: readonly RoutePlugin[] = [
   documentRoutes,
   memoryEntryRoutes,
   recentRoutes,
+  keyRoutes,
   relationRoutes,
   factVersionRoutes,
   statsRoutes,

@@ -44,10 +44,13 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.TenancyService/ListTokens": SESSION_TENANT,
   "memory.v1.TenancyService/CreateToken": SESSION_TENANT,
   "memory.v1.TenancyService/RevokeToken": SESSION_TENANT,
-  "memory.v1.TenancyService/ListProviderKeys": SESSION_TENANT,
-  "memory.v1.TenancyService/CreateProviderKey": SESSION_TENANT,
-  "memory.v1.TenancyService/TestProviderKey": SESSION_TENANT,
-  "memory.v1.TenancyService/DeleteProviderKey": SESSION_TENANT,
+  // Provider keys: the dashboard session (spec) or an admin-scope token (/api/v1/keys, automation).
+  "memory.v1.TenancyService/ListProviderKeys": tenant("admin"),
+  "memory.v1.TenancyService/CreateProviderKey": tenant("admin"),
+  "memory.v1.TenancyService/TestProviderKey": tenant("admin"),
+  "memory.v1.TenancyService/DeleteProviderKey": tenant("admin"),
+  "memory.v1.TenancyService/GetModelSelection": tenant("admin"),
+  "memory.v1.TenancyService/UpdateModelSelection": tenant("admin"),
   "memory.v1.TenancyService/ExportAudit": SESSION_TENANT,
   "memory.v1.TenancyService/ExportTenant": SESSION_TENANT,
 

@@ -2,6 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
 import { IndexStatus } from "../../gen/memory/v1/memory_pb.js";
 import { tenantCaller } from "../auth/caller.js";
+import { type TenantModels, withTenantEmbedder } from "../keys/tenant-models.js";
 import { readQuota } from "../memories/quota.js";
 import { RELATION_TYPES } from "../memories/relation-types.js";
 import { linkMemories } from "./link-memories.js";
@@ -11,7 +12,10 @@ import { unlinkMemories } from "./unlink-memories.js";
 import { type UpdateFactDeps, updateFact } from "./update-fact.js";
 
 /** The database for graph reads and writes; vectors and embedder index update_fact's new version. */
-export type GraphServiceDeps = UpdateFactDeps;
+export type GraphServiceDeps = UpdateFactDeps & {
+  /** The workspace's own embedder (BYOK); unset: the service's for everyone. */
+  readonly models?: TenantModels | undefined;
+};
 
 /**
  * Knowledge graph and bi-temporal facts (docs/graph.md): thin handlers over one use case each; the
@@ -43,7 +47,8 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
 
     async updateFact(req, ctx) {
       const { tenantId, limits } = tenantCaller(ctx);
-      const result = await updateFact(deps, {
+      const tenantDeps = await withTenantEmbedder(deps, tenantId);
+      const result = await updateFact(tenantDeps, {
         tenantId,
         targetId: req.targetId,
         newTitle: req.newTitle,
@@ -61,7 +66,7 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
           // finishIndexing throws unless the vectors were stored and the version marked indexed.
           status: IndexStatus.INDEXED,
           chunksWritten: result.chunksWritten,
-          embeddingProvider: deps.embedder.id,
+          embeddingProvider: tenantDeps.embedder.id,
           quota,
         },
       };

@@ -15,7 +15,21 @@ const BATCH = 50;
  * no version uses any more are dropped. Spaces are never mixed: until a version is migrated, vector
  * search in the new space simply does not see it (BM25 still does). Resumable and idempotent.
  */
-export async function reembedTenant(deps: MemoryDeps, tenantId: string): Promise<ReembedReport> {
+export interface ReembedHooks {
+  /** After each batch, with the number migrated so far in this run. */
+  onProgress?(migrated: number): Promise<void>;
+  /**
+   * Once every version is in the new space, before old spaces are dropped: where the workspace's
+   * selection switches recall over (recall never searches a half-filled space or a dropped one).
+   */
+  beforeDrop?(): Promise<void>;
+}
+
+export async function reembedTenant(
+  deps: MemoryDeps,
+  tenantId: string,
+  hooks: ReembedHooks = {},
+): Promise<ReembedReport> {
   const space = deps.embedder.id;
   let migrated = 0;
   for (;;) {
@@ -34,7 +48,9 @@ export async function reembedTenant(deps: MemoryDeps, tenantId: string): Promise
       await completeFromChunks(deps, tenantId, id);
       migrated++;
     }
+    await hooks.onProgress?.(migrated);
   }
+  await hooks.beforeDrop?.();
   const inUse = new Set(
     (
       await deps.db.withTenant(

@@ -18,13 +18,15 @@ export function ingestFailed(memoryId: string, cause: unknown): ConnectError {
 
 /**
  * An embedding provider failed (spec JSON-RPC -32000 "provider error"; REST 502). The provider's own
- * message is safe to show: ProviderError never carries keys or credentials.
+ * words (status and answer, redacted, no URL) are shown: a tenant with its own key (BYOK) needs them
+ * to see a revoked key or an exhausted quota; ProviderError never carries keys or credentials.
  */
 export function providerFailure(error: ProviderError, memoryId: string | undefined): ConnectError {
+  const text = error.providerText === undefined ? "" : `: ${error.providerText}`;
   return coreError(
     Code.Unavailable,
     ErrorReason.PROVIDER_ERROR,
-    `the embedding provider failed (${error.provider}: ${error.reason})${memoryId ? `; the memory is kept with status failed (id ${memoryId})` : ""}`,
+    `the embedding provider failed (${error.provider}: ${error.reason})${text}${memoryId ? `; the memory is kept with status failed (id ${memoryId})` : ""}`,
     { metadata: { provider: error.provider, ...(memoryId ? { memory_id: memoryId } : {}) }, cause: error },
   );
 }

@@ -48,10 +48,23 @@ export async function runMaintenanceSweep(
       },
     );
   }
+  // A workspace that chose its own embedder (BYOK) lives in its own space, and while it moves to a
+  // new one both the old (searched) and the new (being filled) are wanted.
   const stale = await sql<{ tenant_id: string }[]>`
-    select distinct tenant_id from memories
-    where status <> 'failed' and embedding_space is not null and embedding_space <> ${currentSpace}`;
-  const staleTables = tables.filter((t) => t.space !== currentSpace).map((t) => t.tenantId);
+    select distinct m.tenant_id from memories m
+    left join tenant_model_selection s on s.tenant_id = m.tenant_id
+    where m.status <> 'failed' and m.embedding_space is not null
+      and m.embedding_space <> coalesce(s.target_space, s.active_space, ${currentSpace})`;
+  const selections = await sql<
+    { tenant_id: string; active_space: string | null; target_space: string | null }[]
+  >`
+    select tenant_id, active_space, target_space from tenant_model_selection`;
+  const wanted = new Map(
+    selections.map((s) => [s.tenant_id, new Set([s.active_space ?? currentSpace, s.target_space ?? ""])]),
+  );
+  const staleTables = tables
+    .filter((t) => !(wanted.get(t.tenantId) ?? new Set([currentSpace])).has(t.space))
+    .map((t) => t.tenantId);
   const reembed = new Set([...stale.map((r) => r.tenant_id), ...staleTables]);
   for (const tenantId of reembed) {
     await enqueueJob(

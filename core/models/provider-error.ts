@@ -40,6 +40,11 @@ export interface ProviderErrorDetails {
   readonly provider: string;
   /** HTTP status of the last answer, when there was one. */
   readonly status?: number;
+  /**
+   * The provider's own words ("HTTP 401: {\"detail\":\"Provided API key is invalid.\"}"), redacted and
+   * without any URL: safe to show the tenant in a 502 / -32000 answer.
+   */
+  readonly providerText?: string;
 }
 
 /**
@@ -52,12 +57,14 @@ export class ProviderError extends Error {
   readonly reason: ProviderErrorReason;
   readonly provider: string;
   readonly status: number | undefined;
+  readonly providerText: string | undefined;
 
   constructor(message: string, details: ProviderErrorDetails) {
     super(message);
     this.reason = details.reason;
     this.provider = details.provider;
     this.status = details.status;
+    this.providerText = details.providerText;
   }
 
   /** Whether trying again later may succeed (overload, rate limit, outage), as opposed to a bad request or key. */

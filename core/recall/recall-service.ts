@@ -12,6 +12,7 @@ import {
 } from "../../gen/memory/v1/recall_service_pb.js";
 import { tenantCaller } from "../auth/caller.js";
 import { invalidArgument } from "../errors.js";
+import type { TenantModels } from "../keys/tenant-models.js";
 import { readQuota } from "../memories/quota.js";
 import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { listRecent } from "./list-recent.js";
@@ -20,7 +21,10 @@ import { DEFAULT_HOPS, DEFAULT_K, type RecallOptions } from "./recall-options.js
 import { indexStatusEnum, memoryKindEnum, memoryTypeEnum } from "./recall-proto-enums.js";
 import { type RecallDeps, type RecallOutcome, runRecall } from "./run-recall.js";
 
-export type RecallServiceDeps = RecallDeps;
+export type RecallServiceDeps = RecallDeps & {
+  /** The workspace's own embedder / reranker (BYOK); unset: the service's for everyone. */
+  readonly models?: TenantModels | undefined;
+};
 
 const DEFAULT_RECENT = 10;
 
@@ -81,7 +85,12 @@ export function createRecallService(options: RecallServiceDeps): ServiceImpl<typ
   return {
     async recall(request, ctx) {
       const { tenantId } = tenantCaller(ctx);
-      const outcome = await runRecall(deps, tenantId, recallOptionsOf(request));
+      let tenantDeps: RecallDeps = deps;
+      if (options.models) {
+        const { embedder, reranker, byok } = await options.models.modelsFor(tenantId);
+        tenantDeps = { ...deps, embedder, reranker, strictProviders: byok };
+      }
+      const outcome = await runRecall(tenantDeps, tenantId, recallOptionsOf(request));
       // The statistic must not cost the caller the answer it already has.
       await db
         .withTenant(tenantId, (tx) => recordRecallLatency(tx, tenantId, outcome.latencyMs))

@@ -2,6 +2,7 @@ import type { Logger } from "../../config/logger.js";
 import { stemGermanLikeIndex } from "../models/builtin/stem-like-index.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
+import { ProviderError } from "../models/provider-error.js";
 import type { Reranker } from "../models/reranker.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
@@ -30,6 +31,11 @@ export interface RecallDeps {
   readonly tuning?: Partial<RecallTuning>;
   /** Re-keys a tenant's BM25 impacts in the background when they drifted (bm25/schedule-rekey.ts). */
   readonly rekey?: RekeyScheduler;
+  /**
+   * The workspace chose its own provider (BYOK): a provider failure answers 502 / -32000 naming the
+   * provider instead of degrading silently, so a revoked or exhausted key shows.
+   */
+  readonly strictProviders?: boolean;
 }
 
 /** Depths and weights of the pipeline; measured with `npm run eval` (docs/recall.md). */
@@ -110,12 +116,14 @@ export async function runRecall(
   const timer = createStageTimer();
   const { query, asOf, stages } = options;
 
+  let providerFailure: ProviderError | undefined;
   const vectorSearch: Promise<VectorHit[]> = stages.vector
     ? timer
         .time("vector", () =>
           searchVectors(deps.vectors, deps.embedder, tenantId, query, tuning.channelDepth, asOf),
         )
         .catch((error: unknown) => {
+          if (deps.strictProviders && error instanceof ProviderError) providerFailure = error;
           // A failing embedder must not take recall down: BM25 still answers.
           deps.logger.warn({ err: error, tenantId }, "vector channel failed; recall continues without it");
           return [];
@@ -135,6 +143,7 @@ export async function runRecall(
         )
       : { hits: [], terms: [], path: "off" };
     const vectorHits = await vectorSearch;
+    if (providerFailure) throw providerFailure;
     const chunks = await timer.time("hydrate", () =>
       readCandidateChunks(
         tx,
@@ -199,6 +208,7 @@ export async function runRecall(
       ordered = [...blended, ...candidates.slice(head.length)];
       rerankerId = reranker.id;
     } catch (error) {
+      if (deps.strictProviders && error instanceof ProviderError) throw error;
       // Without a reranker answer the fused order stands, and the response says no reranker ran.
       deps.logger.warn(
         { err: error, tenantId, reranker: reranker.id },

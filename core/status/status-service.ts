@@ -6,12 +6,18 @@ import {
   GetStatusResponseSchema,
   type StatusService,
 } from "../../gen/memory/v1/status_service_pb.js";
+import { principalKey } from "../auth/principal.js";
 
 /** One dependency's check: "ok", "degraded" or "down", with a short detail. */
 export interface ComponentCheck {
   readonly name: string;
   /** Whether the service can work without it ("degraded" instead of "down"). */
   readonly optional: boolean;
+  /**
+   * Reported, but never changes the overall status: facts about the caller's workspace (its embedding
+   * space) rather than a dependency. A slow answer on a loaded database must not turn health degraded.
+   */
+  readonly informational?: boolean;
   check(): Promise<{ status: "ok" | "degraded" | "down"; detail: string }>;
 }
 
@@ -21,6 +27,8 @@ export interface StatusServiceOptions {
   embeddingProvider: () => string;
   reranker: () => string;
   components: readonly ComponentCheck[];
+  /** Checks of the caller's own workspace (e.g. its embedding space and re-embed progress), appended when the caller has one. */
+  tenantComponents?: (tenantId: string) => readonly ComponentCheck[];
   /** A check slower than this counts as down. */
   timeoutMs?: number;
 }
@@ -58,11 +66,18 @@ async function run(component: ComponentCheck, timeoutMs: number): Promise<Compon
 export function createStatusService(options: StatusServiceOptions): ServiceImpl<typeof StatusService> {
   const timeoutMs = options.timeoutMs ?? 2000;
   return {
-    async getStatus() {
-      const components = await Promise.all(options.components.map((c) => run(c, timeoutMs)));
-      const status = components.some((c) => c.status === "down")
+    async getStatus(_request, ctx) {
+      const principal = ctx.values.get(principalKey);
+      const tenantId = principal.kind === "anonymous" ? undefined : principal.tenantId;
+      const checks = [
+        ...options.components,
+        ...(tenantId && options.tenantComponents ? options.tenantComponents(tenantId) : []),
+      ];
+      const components = await Promise.all(checks.map((c) => run(c, timeoutMs)));
+      const counted = components.filter((_, i) => checks[i]?.informational !== true);
+      const status = counted.some((c) => c.status === "down")
         ? "down"
-        : components.some((c) => c.status === "degraded")
+        : counted.some((c) => c.status === "degraded")
           ? "degraded"
           : "ok";
       return create(GetStatusResponseSchema, {

@@ -6,19 +6,27 @@ import type { Authenticator } from "../auth/authenticate.js";
 import { tenantCaller } from "../auth/caller.js";
 import { clientIpKey, type PlanName, principalKey } from "../auth/principal.js";
 import { unauthenticated } from "../errors.js";
+import { maskKey } from "../keys/key-cipher.js";
+import type { ProviderKeyRecord } from "../keys/provider-key-rows.js";
 import type { Database } from "../store/database.js";
 import { listActiveTokens } from "./api-tokens.js";
+import type { ProviderKeyDeps } from "./byok-guards.js";
 import { completeSignIn } from "./complete-sign-in.js";
+import { createProviderKey } from "./create-provider-key.js";
 import { createToken } from "./create-token.js";
+import { deleteProviderKey } from "./delete-provider-key.js";
 import { exportAudit } from "./export-audit.js";
 import { exportTenant } from "./export-tenant.js";
 import { sessionOf } from "./get-session.js";
+import { listProviderKeys } from "./list-provider-keys.js";
 import type { MagicLinkMailer } from "./magic-link-mailer.js";
+import { getModelSelection, type ModelSelection, updateModelSelection } from "./model-selection.js";
 import { onboard, type StartCheckout } from "./onboard.js";
 import { planEnum, planName, scopeEnum, scopeName } from "./proto-enums.js";
 import { revokeToken } from "./revoke-token.js";
 import { signOut } from "./sign-out.js";
 import { startSignIn } from "./start-sign-in.js";
+import { testProviderKey } from "./test-provider-key.js";
 
 export interface TenancyServiceDeps {
   readonly db: Database;
@@ -30,6 +38,35 @@ export interface TenancyServiceDeps {
   readonly startCheckout?: StartCheckout | undefined;
   /** SELF_HOSTED_PLAN: onboarding grants this plan without payment. */
   readonly selfHostedPlan?: PlanName | undefined;
+  /** Provider keys (BYOK): master key, URL policy and the per-workspace model resolver. */
+  readonly keys: Omit<ProviderKeyDeps, "db" | "publicUrl" | "logger">;
+}
+
+function keyMessage(record: ProviderKeyRecord, usedFor: readonly string[]) {
+  return {
+    id: record.id,
+    provider: record.provider,
+    label: record.label,
+    maskedKey: maskKey(record.last4),
+    ...(record.baseUrl === null ? {} : { baseUrl: record.baseUrl }),
+    createdAt: timestampFromDate(record.createdAt),
+    ...(record.lastTestedAt ? { lastTestedAt: timestampFromDate(record.lastTestedAt) } : {}),
+    ...(record.lastTestOk === null ? {} : { lastTestOk: record.lastTestOk }),
+    model: record.model,
+    dimension: record.dimension,
+    ...(record.lastUsedAt ? { lastUsedAt: timestampFromDate(record.lastUsedAt) } : {}),
+    ...(record.lastTestError === null ? {} : { lastTestError: record.lastTestError }),
+    usedFor: [...usedFor],
+  };
+}
+
+function selectionMessage(selection: ModelSelection) {
+  return {
+    ...(selection.embeddingKeyId ? { embeddingKeyId: selection.embeddingKeyId } : {}),
+    ...(selection.rerankKeyId ? { rerankKeyId: selection.rerankKeyId } : {}),
+    activeEmbeddingSpace: selection.activeEmbeddingSpace,
+    ...(selection.reembed ? { reembed: selection.reembed } : {}),
+  };
 }
 
 const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);
@@ -42,9 +79,15 @@ async function* asChunks(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<{ chu
 /**
  * TenancyService: sessions (magic links), onboarding, API tokens and the exports, one use case per
  * file. The auth interceptor has enforced each method's requirement (method-requirements.ts) before
- * a handler runs. Provider keys are not provided here yet and answer UNIMPLEMENTED.
+ * a handler runs. Provider keys (BYOK) and the workspace's model selection live here too.
  */
 export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceImpl<typeof TenancyService>> {
+  const keyDeps: ProviderKeyDeps = {
+    ...deps.keys,
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    logger: deps.logger,
+  };
   return {
     async startSignIn(req) {
       await startSignIn(deps, { email: req.email, baseUrl: req.baseUrl, callbackPath: req.callbackPath });
@@ -129,6 +172,53 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
     async revokeToken(req, ctx) {
       await revokeToken(deps, tenantCaller(ctx), { tokenId: req.id, ip: clientIp(ctx) });
       return {};
+    },
+
+    async listProviderKeys(_req, ctx) {
+      const keys = await listProviderKeys(deps, tenantCaller(ctx));
+      return { keys: keys.map(({ record, usedFor }) => keyMessage(record, usedFor)) };
+    },
+
+    async createProviderKey(req, ctx) {
+      const record = await createProviderKey(keyDeps, tenantCaller(ctx), {
+        provider: req.provider,
+        label: req.label,
+        apiKey: req.apiKey,
+        baseUrl: req.baseUrl,
+        model: req.model,
+        ip: clientIp(ctx),
+      });
+      return { key: keyMessage(record, []) };
+    },
+
+    async testProviderKey(req, ctx) {
+      const result = await testProviderKey(keyDeps, tenantCaller(ctx), req.id);
+      return {
+        ok: result.ok,
+        latencyMs: result.latencyMs,
+        message: result.ok ? `ok: ${result.dimension} dimensions` : (result.error ?? "failed"),
+        dimension: result.dimension,
+        model: result.model,
+        ...(result.error === undefined ? {} : { error: result.error }),
+      };
+    },
+
+    async deleteProviderKey(req, ctx) {
+      await deleteProviderKey(deps, tenantCaller(ctx), { id: req.id, ip: clientIp(ctx) });
+      return { deleted: true };
+    },
+
+    async getModelSelection(_req, ctx) {
+      return { selection: selectionMessage(await getModelSelection(keyDeps, tenantCaller(ctx))) };
+    },
+
+    async updateModelSelection(req, ctx) {
+      const selection = await updateModelSelection(keyDeps, tenantCaller(ctx), {
+        embeddingKeyId: req.embeddingKeyId,
+        rerankKeyId: req.rerankKeyId,
+        ip: clientIp(ctx),
+      });
+      return { selection: selectionMessage(selection) };
     },
 
     // Not generators: the caller check and the plan gate throw before the stream starts, so the

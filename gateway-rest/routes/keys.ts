@@ -5,6 +5,7 @@ import { protoString } from "../../gateway-kit/proto-rules.js";
 import {
   CreateProviderKeyRequestSchema,
   DeleteProviderKeyRequestSchema,
+  type ModelSelection,
   type ProviderKey,
   TestProviderKeyRequestSchema,
 } from "../../gen/memory/v1/tenancy_service_pb.js";
@@ -26,9 +27,14 @@ export const providerKeySchema = z
     label: z.string(),
     maskedKey: z.string().describe("Never more than the last four characters"),
     baseUrl: z.string().nullable(),
+    model: z.string().describe("Embedding model used with the key (provider default when none was given)"),
+    dimension: z.int().describe("Native vector length measured by the last passed test; 0 before"),
     createdAt: z.string().nullable(),
+    lastUsedAt: z.string().nullable(),
     lastTestedAt: z.string().nullable(),
     lastTestOk: z.boolean().nullable(),
+    lastTestError: z.string().nullable().describe("The provider's answer when the last test failed"),
+    usedFor: z.array(z.enum(["embeddings", "reranking"])),
   })
   .meta({ id: "ProviderKey" });
 
@@ -37,7 +43,12 @@ const createKeySchema = z
     provider: protoString(create.provider),
     label: protoString(create.label).optional(),
     apiKey: protoString(create.apiKey),
-    baseUrl: protoString(create.baseUrl).optional().describe("For openai-compatible providers"),
+    baseUrl: protoString(create.baseUrl)
+      .optional()
+      .describe(
+        "Required for openai-compatible (Ollama, TEI, vLLM, LM Studio, Azure); else a proxy or region",
+      ),
+    model: protoString(create.model).optional().describe("Embedding model; default per provider"),
   })
   .meta({ id: "CreateProviderKeyRequest" });
 
@@ -45,23 +56,74 @@ const keyIdParams = z.strictObject({ id: protoString(TestProviderKeyRequestSchem
 const deleteKeyParams = z.strictObject({ id: protoString(DeleteProviderKeyRequestSchema.field.id) });
 
 const keyTestResultSchema = z
-  .object({ ok: z.boolean(), latencyMs: z.int(), message: z.string() })
+  .object({
+    ok: z.boolean(),
+    latencyMs: z.int(),
+    dimension: z.int().describe("Native vector length the provider answered with; 0 on failure"),
+    model: z.string(),
+    error: z.string().optional().describe("The provider's own error text (never the key)"),
+  })
   .meta({ id: "ProviderKeyTest" });
 
+const selectionSchema = z
+  .object({
+    embeddingKeyId: z.string().nullable().describe("null: the service's own embedder"),
+    rerankKeyId: z.string().nullable().describe("null: the service's own reranker"),
+    activeEmbeddingSpace: z.string().describe("The space recall searches: provider:model:dimension"),
+    reembed: z
+      .object({ targetSpace: z.string(), total: z.int(), done: z.int() })
+      .nullable()
+      .describe("Set while memories are re-embedded into a new space; recall switches when done"),
+  })
+  .meta({ id: "ModelSelection" });
+
+const updateSelectionSchema = z
+  .strictObject({
+    embeddingKeyId: z.string().max(36).nullable().optional().describe("A key id; null: the service's own"),
+    rerankKeyId: z.string().max(36).nullable().optional().describe("A key id; null: the service's own"),
+  })
+  .meta({ id: "UpdateModelSelectionRequest" });
+
+function selectionBody(selection: ModelSelection | undefined) {
+  return {
+    embeddingKeyId: selection?.embeddingKeyId ?? null,
+    rerankKeyId: selection?.rerankKeyId ?? null,
+    activeEmbeddingSpace: selection?.activeEmbeddingSpace ?? "",
+    reembed: selection?.reembed
+      ? {
+          targetSpace: selection.reembed.targetSpace,
+          total: selection.reembed.total,
+          done: selection.reembed.done,
+        }
+      : null,
+  };
+}
+
 function keyBody(key: ProviderKey | undefined) {
+  // usedFor is a closed set of words; anything else is dropped rather than answered.
   return {
     id: key?.id ?? "",
     provider: key?.provider ?? "",
     label: key?.label ?? "",
     maskedKey: key?.maskedKey ?? "",
     baseUrl: key?.baseUrl ?? null,
+    model: key?.model ?? "",
+    dimension: key?.dimension ?? 0,
     createdAt: isoTime(key?.createdAt),
+    lastUsedAt: isoTime(key?.lastUsedAt),
     lastTestedAt: isoTime(key?.lastTestedAt),
     lastTestOk: key?.lastTestOk ?? null,
+    lastTestError: key?.lastTestError ?? null,
+    usedFor: (key?.usedFor ?? []).filter(
+      (u): u is "embeddings" | "reranking" => u === "embeddings" || u === "reranking",
+    ),
   };
 }
 
-/** Customer-supplied provider keys (BYOK) → TenancyService. Session only (spec "Authentication" 5). */
+/**
+ * Customer-supplied provider keys (BYOK) → TenancyService: the session routes of the spec under /api,
+ * and the same under /api/v1 for admin-scope API tokens (automation).
+ */
 export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { tenancy } = options.clients;
@@ -96,13 +158,19 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
           rpc: "memory.v1.TenancyService/CreateProviderKey",
         }),
         body: createKeySchema,
-        response: { 200: providerKeySchema, ...errorResponses(options.auth, 402, 415) },
+        response: { 200: providerKeySchema, ...errorResponses(options.auth, 402, 409, 415, 503) },
       },
     },
     async (request) => {
-      const { provider, label, apiKey, baseUrl } = request.body;
+      const { provider, label, apiKey, baseUrl, model } = request.body;
       const result = await tenancy.createProviderKey(
-        { provider, label: label ?? "", apiKey, ...(baseUrl === undefined ? {} : { baseUrl }) },
+        {
+          provider,
+          label: label ?? "",
+          apiKey,
+          ...(baseUrl === undefined ? {} : { baseUrl }),
+          ...(model === undefined ? {} : { model }),
+        },
         coreCall(request, options),
       );
       return keyBody(result.key);
@@ -120,12 +188,64 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
           rpc: "memory.v1.TenancyService/TestProviderKey",
         }),
         params: keyIdParams,
-        response: { 200: keyTestResultSchema, ...errorResponses(options.auth, 404) },
+        response: { 200: keyTestResultSchema, ...errorResponses(options.auth, 404, 503) },
       },
     },
     async (request) => {
       const result = await tenancy.testProviderKey({ id: request.params.id }, coreCall(request, options));
-      return { ok: result.ok, latencyMs: result.latencyMs, message: result.message };
+      return {
+        ok: result.ok,
+        latencyMs: result.latencyMs,
+        dimension: result.dimension,
+        model: result.model,
+        ...(result.error === undefined ? {} : { error: result.error }),
+      };
+    },
+  );
+
+  routes.get(
+    "/keys/selection",
+    {
+      schema: {
+        ...describeOperation(options, {
+          id: "getModelSelection",
+          summary: "Which keys embed and rerank for the workspace, and re-embed progress",
+          tag: "keys",
+          rpc: "memory.v1.TenancyService/GetModelSelection",
+        }),
+        response: { 200: selectionSchema, ...errorResponses(options.auth) },
+      },
+    },
+    async (request) => {
+      const result = await tenancy.getModelSelection({}, coreCall(request, options));
+      return selectionBody(result.selection);
+    },
+  );
+
+  routes.put(
+    "/keys/selection",
+    {
+      schema: {
+        ...describeOperation(options, {
+          id: "updateModelSelection",
+          summary: "Choose the keys for embeddings and reranking; a new embedder re-embeds in the background",
+          tag: "keys",
+          rpc: "memory.v1.TenancyService/UpdateModelSelection",
+        }),
+        body: updateSelectionSchema,
+        response: { 200: selectionSchema, ...errorResponses(options.auth, 402, 404, 409, 415) },
+      },
+    },
+    async (request) => {
+      const { embeddingKeyId, rerankKeyId } = request.body;
+      const result = await tenancy.updateModelSelection(
+        {
+          ...(embeddingKeyId === undefined ? {} : { embeddingKeyId: embeddingKeyId ?? "" }),
+          ...(rerankKeyId === undefined ? {} : { rerankKeyId: rerankKeyId ?? "" }),
+        },
+        coreCall(request, options),
+      );
+      return selectionBody(result.selection);
     },
   );
 
@@ -140,7 +260,7 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
           rpc: "memory.v1.TenancyService/DeleteProviderKey",
         }),
         params: deleteKeyParams,
-        response: { 200: z.object({ deleted: z.boolean() }), ...errorResponses(options.auth, 404) },
+        response: { 200: z.object({ deleted: z.boolean() }), ...errorResponses(options.auth, 404, 409) },
       },
     },
     async (request) => {

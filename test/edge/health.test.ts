@@ -42,7 +42,7 @@ test.serial("GET /api/health reports every dependency with a bearer token", asyn
   t.is(body.status, "ok");
   t.deepEqual(
     body.components.map((c) => c.name).sort(),
-    ["database", "embedder", "reranker", "vector_store", "worker"].sort(),
+    ["database", "embedder", "embedding_space", "reranker", "vector_store", "worker"].sort(),
   );
   t.true(body.components.every((c) => c.status === "ok"));
 });

@@ -22,15 +22,26 @@ export interface FakeServer {
   /** http://127.0.0.1:<port> */
   readonly url: string;
   readonly requests: RecordedRequest[];
+  /**
+   * When each request was in the server's hands: from its arrival to its answer's last byte written,
+   * as epoch milliseconds (performance.timeOrigin + now, comparable across processes). Benchmarks use
+   * it for "the fake server's own time".
+   */
+  readonly busy: { start: number; end: number }[];
   close(): Promise<void>;
 }
+
+const epochNow = () => performance.timeOrigin + performance.now();
 
 /** A local HTTP server scripted per request, standing in for Ollama / TEI / OpenAI / Cohere / Jina. */
 export async function startFakeServer(
   handle: (request: RecordedRequest, index: number) => Reply | Promise<Reply>,
 ): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
+  const busy: { start: number; end: number }[] = [];
   const server = createServer(async (req, res) => {
+    const start = epochNow();
+    res.on("finish", () => busy.push({ start, end: epochNow() }));
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString("utf8");
@@ -58,6 +69,7 @@ export async function startFakeServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    busy,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -48,6 +48,8 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     createProviderKey: { body: { provider: "openai", label: "main", apiKey: "sk-test-123456789" } },
     testProviderKey: {},
     deleteProviderKey: {},
+    getModelSelection: {},
+    updateModelSelection: { body: { rerankKeyId: null } },
     exportAudit: {},
     exportTenant: {},
     createCheckout: { body: { plan: "pro", billing: "yearly" } },

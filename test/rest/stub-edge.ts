@@ -191,6 +191,14 @@ export const HAPPY_CORE: StubCore = {
     }),
     testProviderKey: async () => ({ ok: true, latencyMs: 80, message: "ok" }),
     deleteProviderKey: async () => ({ deleted: true }),
+    getModelSelection: async () => ({ selection: { activeEmbeddingSpace: "builtin:1024" } }),
+    updateModelSelection: async () => ({
+      selection: {
+        embeddingKeyId: ID,
+        activeEmbeddingSpace: "builtin:1024",
+        reembed: { targetSpace: "cohere:embed-v4.0:1024", total: 10, done: 3 },
+      },
+    }),
     exportAudit: async function* () {
       yield { chunk: new TextEncoder().encode("at,event\n") };
       yield { chunk: new TextEncoder().encode("2026-06-11T00:00:00Z,subscription.activated\n") };

@@ -1,5 +1,7 @@
-import type { TaskList } from "graphile-worker";
+import type { Task, TaskList } from "graphile-worker";
 import type { Logger } from "../../config/logger.js";
+import type { TenantModels } from "../../core/keys/tenant-models.js";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import {
   INDEX_MEMORY_TASK,
   MAINTAIN_VECTORS_TASK,
@@ -17,20 +19,33 @@ import { purgeAuditLogTask } from "./purge-audit-log.js";
 import { reconcileAllTask } from "./reconcile-all.js";
 import { reconcileTenantTask } from "./reconcile-tenant.js";
 import { reembedTenantTask } from "./reembed-tenant.js";
+import { tenantPayload } from "./tenant-payload.js";
 
 export interface TaskDependencies {
   readonly db: Database;
   readonly vectors: VectorStore;
   readonly embedder: EmbeddingProvider;
   readonly logger: Logger;
+  /** Per-workspace embedders (BYOK); unset: the service's embedder for every tenant. */
+  readonly models?: TenantModels | undefined;
+}
+
+/** Runs a tenant job with that tenant's embedder (its active space) in place of the default. */
+function perTenant(deps: TaskDependencies, make: (deps: MemoryDeps) => Task): Task {
+  const { models } = deps;
+  if (models === undefined) return make(deps);
+  return async (payload, helpers) => {
+    const { tenantId } = tenantPayload.parse(payload);
+    return make({ ...deps, embedder: await models.embedderFor(tenantId) })(payload, helpers);
+  };
 }
 
 /** Job kinds the worker runs, one file per kind under worker/tasks/. */
 export function createTaskList(deps: TaskDependencies): TaskList {
   return {
-    [INDEX_MEMORY_TASK]: indexMemoryTask(deps),
+    [INDEX_MEMORY_TASK]: perTenant(deps, indexMemoryTask),
     [RECONCILE_ALL_TASK]: reconcileAllTask(deps),
-    [RECONCILE_TENANT_TASK]: reconcileTenantTask(deps),
+    [RECONCILE_TENANT_TASK]: perTenant(deps, reconcileTenantTask),
     [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),
     [REEMBED_TENANT_TASK]: reembedTenantTask(deps),
     [PURGE_AUDIT_LOG_TASK]: purgeAuditLogTask(deps),

@@ -2,11 +2,16 @@ import { isRecord } from "../read-json-file.js";
 
 /**
  * Scores in input order from either rerank answer shape: Text Embeddings Inference's
- * `[{ index, score }]` or Cohere's / Jina's `{ results: [{ index, relevance_score }] }`. Returns a
+ * `[{ index, score }]`, Cohere's / Jina's `{ results: [{ index, relevance_score }] }` or Voyage's
+ * `{ data: [{ index, relevance_score }] }`. Returns a
  * description of the problem instead when not every input got exactly one finite score.
  */
 export function parseRerankResponse(body: unknown, count: number): number[] | string {
-  const items: unknown = Array.isArray(body) ? body : isRecord(body) ? body.results : undefined;
+  const items: unknown = Array.isArray(body)
+    ? body
+    : isRecord(body)
+      ? (body.results ?? body.data)
+      : undefined;
   if (!Array.isArray(items)) return "answer is neither a list of scores nor has a results list";
   const scores = new Array<number | undefined>(count);
   for (const [position, item] of items.entries()) {

@@ -1,4 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import {
+  BLOCKED_ADDRESS_CODE,
+  type GuardedRequest,
+  type GuardedResponse,
+} from "../../../lib/net/outbound-guard.js";
 import { ProviderError, type ProviderErrorReason } from "../provider-error.js";
 import { describeEndpoint, redactSecret } from "./redact-secret.js";
 
@@ -14,6 +19,12 @@ export interface JsonEndpointOptions {
   /** First backoff; doubles per retry with jitter, capped at `retryMaxMs`; a Retry-After header is honoured. */
   readonly retryBaseMs: number;
   readonly retryMaxMs?: number;
+  /** Extra request headers (e.g. Azure's `api-key`); never written into an error. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Secrets besides `apiKey` to redact from error text. */
+  readonly secrets?: readonly string[];
+  /** The HTTP client; default the global fetch. Tenant-given URLs use lib/net's guardedFetch (SSRF). */
+  readonly fetch?: (url: string, init: GuardedRequest) => Promise<GuardedResponse>;
 }
 
 interface Failure {
@@ -35,6 +46,7 @@ export async function postJson(url: string, body: unknown, options: JsonEndpoint
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (options.apiKey !== undefined && options.apiKey !== "")
     headers.authorization = `Bearer ${options.apiKey}`;
+  Object.assign(headers, options.headers);
 
   for (let attempt = 0; ; attempt++) {
     const outcome = await attemptPost(url, payload, headers, options);
@@ -43,9 +55,12 @@ export async function postJson(url: string, body: unknown, options: JsonEndpoint
     if (!outcome.retryable || attempt >= options.maxRetries) {
       const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
       const message = `${options.provider}: POST ${describeEndpoint(url)} failed${tries}: ${outcome.detail}`;
-      throw new ProviderError(redactSecret(message, options.apiKey), {
+      const secrets = [options.apiKey, ...(options.secrets ?? [])];
+      const redacted = secrets.reduce(redactSecret, message);
+      throw new ProviderError(redacted, {
         reason: outcome.reason,
         provider: options.provider,
+        providerText: secrets.reduce(redactSecret, outcome.detail),
         ...(outcome.status === undefined ? {} : { status: outcome.status }),
       });
     }
@@ -59,10 +74,11 @@ async function attemptPost(
   headers: Record<string, string>,
   options: JsonEndpointOptions,
 ): Promise<{ json: unknown } | Failure> {
-  let response: Response;
+  let response: GuardedResponse;
   let text: string;
+  const send = options.fetch ?? fetch;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       method: "POST",
       headers,
       body: payload,
@@ -70,6 +86,10 @@ async function attemptPost(
     });
     text = await response.text();
   } catch (error) {
+    if (causeCode(error) === BLOCKED_ADDRESS_CODE) {
+      const cause = (error as Error).cause as Error;
+      return { reason: "rejected", retryable: false, detail: `refused: ${cause.message}` };
+    }
     if (isTimeout(error)) {
       return { reason: "timeout", retryable: true, detail: `no answer within ${options.timeoutMs} ms` };
     }
@@ -125,12 +145,15 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
+function causeCode(error: unknown): string | undefined {
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+}
+
 /** undici reports "fetch failed" with the useful part (ECONNREFUSED …) in `cause`. */
 function transportDetail(error: unknown): string {
   if (!(error instanceof Error)) return "request failed";
-  const cause: unknown = error.cause;
-  const code =
-    cause instanceof Error && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
+  const code = causeCode(error);
   return code === undefined ? error.message : `${error.message} (${code})`;
 }
 

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/tenancy_service.proto.
  */
 export const file_memory_v1_tenancy_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnkvdjEvdGVuYW5jeV9zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEiiwEKElN0YXJ0U2lnbkluUmVxdWVzdBIZCgVlbWFpbBgBIAEoCUIKukgHcgUYwAJgARIaCghiYXNlX3VybBgCIAEoCUIIukgFcgOIAQESLAoNY2FsbGJhY2tfcGF0aBgDIAEoCUIQukgNcgsYgAQyBl4vW14vXUgAiAEBQhAKDl9jYWxsYmFja19wYXRoIhUKE1N0YXJ0U2lnbkluUmVzcG9uc2UiMgoVQ29tcGxldGVTaWduSW5SZXF1ZXN0EhkKBXRva2VuGAEgASgJQgq6SAdyBRABGMgBItYBChZDb21wbGV0ZVNpZ25JblJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIYChBuZWVkc19vbmJvYXJkaW5nGAUgASgIEhYKCXRlbmFudF9pZBgGIAEoCUgAiAEBEhUKDXJlZGlyZWN0X3BhdGgYByABKAlCDAoKX3RlbmFudF9pZCIQCg5TaWduT3V0UmVxdWVzdCIRCg9TaWduT3V0UmVzcG9uc2UiEwoRR2V0U2Vzc2lvblJlcXVlc3Qi+QEKEkdldFNlc3Npb25SZXNwb25zZRIUCgd1c2VyX2lkGAEgASgJSACIAQESEgoFZW1haWwYAiABKAlIAYgBARIWCgl0ZW5hbnRfaWQYAyABKAlIAogBARIYCgt0ZW5hbnRfc2x1ZxgEIAEoCUgDiAEBEh0KBHBsYW4YBSABKA4yDy5tZW1vcnkudjEuUGxhbhIgCgZzY29wZXMYBiADKA4yEC5tZW1vcnkudjEuU2NvcGUSEgoKY3JlZGVudGlhbBgHIAEoCUIKCghfdXNlcl9pZEIICgZfZW1haWxCDAoKX3RlbmFudF9pZEIOCgxfdGVuYW50X3NsdWcihQEKDk9uYm9hcmRSZXF1ZXN0Ei4KBHNsdWcYASABKAlCILpIHXIbMhleW2EtejAtOV1bYS16MC05LV17MSw2Mn0kEhgKBG5hbWUYAiABKAlCCrpIB3IFEAEYyAESKQoEcGxhbhgDIAEoDjIPLm1lbW9yeS52MS5QbGFuQgq6SAeCAQQQASAAIjoKD09uYm9hcmRSZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJsGAIgASgJIr4BCghBcGlUb2tlbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiAKBnNjb3BlcxgDIAMoDjIQLm1lbW9yeS52MS5TY29wZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDwoNX2xhc3RfdXNlZF9hdCITChFMaXN0VG9rZW5zUmVxdWVzdCI5ChJMaXN0VG9rZW5zUmVzcG9uc2USIwoGdG9rZW5zGAEgAygLMhMubWVtb3J5LnYxLkFwaVRva2VuImYKEkNyZWF0ZVRva2VuUmVxdWVzdBIXCgRuYW1lGAEgASgJQgm6SAZyBBABGGQSNwoGc2NvcGVzGAIgAygOMhAubWVtb3J5LnYxLlNjb3BlQhW6SBKSAQ8IARADGAEiB4IBBBABIAAiUwoTQ3JlYXRlVG9rZW5SZXNwb25zZRIKCgJpZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIhCgRpbmZvGAMgASgLMhMubWVtb3J5LnYxLkFwaVRva2VuIioKElJldm9rZVRva2VuUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiFQoTUmV2b2tlVG9rZW5SZXNwb25zZSKaAgoLUHJvdmlkZXJLZXkSCgoCaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDQoFbGFiZWwYAyABKAkSEgoKbWFza2VkX2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfdGVzdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhkKDGxhc3RfdGVzdF9vaxgIIAEoCEgCiAEBQgsKCV9iYXNlX3VybEIRCg9fbGFzdF90ZXN0ZWRfYXRCDwoNX2xhc3RfdGVzdF9vayIZChdMaXN0UHJvdmlkZXJLZXlzUmVxdWVzdCJAChhMaXN0UHJvdmlkZXJLZXlzUmVzcG9uc2USJAoEa2V5cxgBIAMoCzIWLm1lbW9yeS52MS5Qcm92aWRlcktleSLQAQoYQ3JlYXRlUHJvdmlkZXJLZXlSZXF1ZXN0ElEKCHByb3ZpZGVyGAEgASgJQj+6SDxyOlIGb3BlbmFpUgZjb2hlcmVSBGppbmFSBnZveWFnZVIHbWlzdHJhbFIRb3BlbmFpLWNvbXBhdGlibGUSFgoFbGFiZWwYAiABKAlCB7pIBHICGGQSGwoHYXBpX2tleRgDIAEoCUIKukgHcgUQCBiABBIfCghiYXNlX3VybBgEIAEoCUIIukgFcgOIAQFIAIgBAUILCglfYmFzZV91cmwiQAoZQ3JlYXRlUHJvdmlkZXJLZXlSZXNwb25zZRIjCgNrZXkYASABKAsyFi5tZW1vcnkudjEuUHJvdmlkZXJLZXkiLQoWVGVzdFByb3ZpZGVyS2V5UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASJKChdUZXN0UHJvdmlkZXJLZXlSZXNwb25zZRIKCgJvaxgBIAEoCBISCgpsYXRlbmN5X21zGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiMAoYRGVsZXRlUHJvdmlkZXJLZXlSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASIsChlEZWxldGVQcm92aWRlcktleVJlc3BvbnNlEg8KB2RlbGV0ZWQYASABKAgiFAoSRXhwb3J0QXVkaXRSZXF1ZXN0IiQKE0V4cG9ydEF1ZGl0UmVzcG9uc2USDQoFY2h1bmsYASABKAwiFQoTRXhwb3J0VGVuYW50UmVxdWVzdCIlChRFeHBvcnRUZW5hbnRSZXNwb25zZRINCgVjaHVuaxgBIAEoDCpQCgVTY29wZRIVChFTQ09QRV9VTlNQRUNJRklFRBAAEg4KClNDT1BFX1JFQUQQARIPCgtTQ09QRV9XUklURRACEg8KC1NDT1BFX0FETUlOEAMyhQkKDlRlbmFuY3lTZXJ2aWNlEkwKC1N0YXJ0U2lnbkluEh0ubWVtb3J5LnYxLlN0YXJ0U2lnbkluUmVxdWVzdBoeLm1lbW9yeS52MS5TdGFydFNpZ25JblJlc3BvbnNlElUKDkNvbXBsZXRlU2lnbkluEiAubWVtb3J5LnYxLkNvbXBsZXRlU2lnbkluUmVxdWVzdBohLm1lbW9yeS52MS5Db21wbGV0ZVNpZ25JblJlc3BvbnNlEkAKB1NpZ25PdXQSGS5tZW1vcnkudjEuU2lnbk91dFJlcXVlc3QaGi5tZW1vcnkudjEuU2lnbk91dFJlc3BvbnNlEkkKCkdldFNlc3Npb24SHC5tZW1vcnkudjEuR2V0U2Vzc2lvblJlcXVlc3QaHS5tZW1vcnkudjEuR2V0U2Vzc2lvblJlc3BvbnNlEkAKB09uYm9hcmQSGS5tZW1vcnkudjEuT25ib2FyZFJlcXVlc3QaGi5tZW1vcnkudjEuT25ib2FyZFJlc3BvbnNlEkkKCkxpc3RUb2tlbnMSHC5tZW1vcnkudjEuTGlzdFRva2Vuc1JlcXVlc3QaHS5tZW1vcnkudjEuTGlzdFRva2Vuc1Jlc3BvbnNlEkwKC0NyZWF0ZVRva2VuEh0ubWVtb3J5LnYxLkNyZWF0ZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5DcmVhdGVUb2tlblJlc3BvbnNlEkwKC1Jldm9rZVRva2VuEh0ubWVtb3J5LnYxLlJldm9rZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5SZXZva2VUb2tlblJlc3BvbnNlElsKEExpc3RQcm92aWRlcktleXMSIi5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1JlcXVlc3QaIy5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1Jlc3BvbnNlEl4KEUNyZWF0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkNyZWF0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5DcmVhdGVQcm92aWRlcktleVJlc3BvbnNlElgKD1Rlc3RQcm92aWRlcktleRIhLm1lbW9yeS52MS5UZXN0UHJvdmlkZXJLZXlSZXF1ZXN0GiIubWVtb3J5LnYxLlRlc3RQcm92aWRlcktleVJlc3BvbnNlEl4KEURlbGV0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkRlbGV0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5EZWxldGVQcm92aWRlcktleVJlc3BvbnNlEk4KC0V4cG9ydEF1ZGl0Eh0ubWVtb3J5LnYxLkV4cG9ydEF1ZGl0UmVxdWVzdBoeLm1lbW9yeS52MS5FeHBvcnRBdWRpdFJlc3BvbnNlMAESUQoMRXhwb3J0VGVuYW50Eh4ubWVtb3J5LnYxLkV4cG9ydFRlbmFudFJlcXVlc3QaHy5tZW1vcnkudjEuRXhwb3J0VGVuYW50UmVzcG9uc2UwAWIGcHJvdG8z", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch9tZW1vcnkvdjEvdGVuYW5jeV9zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEiiwEKElN0YXJ0U2lnbkluUmVxdWVzdBIZCgVlbWFpbBgBIAEoCUIKukgHcgUYwAJgARIaCghiYXNlX3VybBgCIAEoCUIIukgFcgOIAQESLAoNY2FsbGJhY2tfcGF0aBgDIAEoCUIQukgNcgsYgAQyBl4vW14vXUgAiAEBQhAKDl9jYWxsYmFja19wYXRoIhUKE1N0YXJ0U2lnbkluUmVzcG9uc2UiMgoVQ29tcGxldGVTaWduSW5SZXF1ZXN0EhkKBXRva2VuGAEgASgJQgq6SAdyBRABGMgBItYBChZDb21wbGV0ZVNpZ25JblJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIYChBuZWVkc19vbmJvYXJkaW5nGAUgASgIEhYKCXRlbmFudF9pZBgGIAEoCUgAiAEBEhUKDXJlZGlyZWN0X3BhdGgYByABKAlCDAoKX3RlbmFudF9pZCIQCg5TaWduT3V0UmVxdWVzdCIRCg9TaWduT3V0UmVzcG9uc2UiEwoRR2V0U2Vzc2lvblJlcXVlc3Qi+QEKEkdldFNlc3Npb25SZXNwb25zZRIUCgd1c2VyX2lkGAEgASgJSACIAQESEgoFZW1haWwYAiABKAlIAYgBARIWCgl0ZW5hbnRfaWQYAyABKAlIAogBARIYCgt0ZW5hbnRfc2x1ZxgEIAEoCUgDiAEBEh0KBHBsYW4YBSABKA4yDy5tZW1vcnkudjEuUGxhbhIgCgZzY29wZXMYBiADKA4yEC5tZW1vcnkudjEuU2NvcGUSEgoKY3JlZGVudGlhbBgHIAEoCUIKCghfdXNlcl9pZEIICgZfZW1haWxCDAoKX3RlbmFudF9pZEIOCgxfdGVuYW50X3NsdWcihQEKDk9uYm9hcmRSZXF1ZXN0Ei4KBHNsdWcYASABKAlCILpIHXIbMhleW2EtejAtOV1bYS16MC05LV17MSw2Mn0kEhgKBG5hbWUYAiABKAlCCrpIB3IFEAEYyAESKQoEcGxhbhgDIAEoDjIPLm1lbW9yeS52MS5QbGFuQgq6SAeCAQQQASAAIjoKD09uYm9hcmRSZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJsGAIgASgJIr4BCghBcGlUb2tlbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiAKBnNjb3BlcxgDIAMoDjIQLm1lbW9yeS52MS5TY29wZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDwoNX2xhc3RfdXNlZF9hdCITChFMaXN0VG9rZW5zUmVxdWVzdCI5ChJMaXN0VG9rZW5zUmVzcG9uc2USIwoGdG9rZW5zGAEgAygLMhMubWVtb3J5LnYxLkFwaVRva2VuImYKEkNyZWF0ZVRva2VuUmVxdWVzdBIXCgRuYW1lGAEgASgJQgm6SAZyBBABGGQSNwoGc2NvcGVzGAIgAygOMhAubWVtb3J5LnYxLlNjb3BlQhW6SBKSAQ8IARADGAEiB4IBBBABIAAiUwoTQ3JlYXRlVG9rZW5SZXNwb25zZRIKCgJpZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIhCgRpbmZvGAMgASgLMhMubWVtb3J5LnYxLkFwaVRva2VuIioKElJldm9rZVRva2VuUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiFQoTUmV2b2tlVG9rZW5SZXNwb25zZSLIAwoLUHJvdmlkZXJLZXkSCgoCaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDQoFbGFiZWwYAyABKAkSEgoKbWFza2VkX2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfdGVzdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhkKDGxhc3RfdGVzdF9vaxgIIAEoCEgCiAEBEg0KBW1vZGVsGAkgASgJEhEKCWRpbWVuc2lvbhgKIAEoBRI1CgxsYXN0X3VzZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQESHAoPbGFzdF90ZXN0X2Vycm9yGAwgASgJSASIAQESEAoIdXNlZF9mb3IYDSADKAlCCwoJX2Jhc2VfdXJsQhEKD19sYXN0X3Rlc3RlZF9hdEIPCg1fbGFzdF90ZXN0X29rQg8KDV9sYXN0X3VzZWRfYXRCEgoQX2xhc3RfdGVzdF9lcnJvciIZChdMaXN0UHJvdmlkZXJLZXlzUmVxdWVzdCJAChhMaXN0UHJvdmlkZXJLZXlzUmVzcG9uc2USJAoEa2V5cxgBIAMoCzIWLm1lbW9yeS52MS5Qcm92aWRlcktleSL6AQoYQ3JlYXRlUHJvdmlkZXJLZXlSZXF1ZXN0ElEKCHByb3ZpZGVyGAEgASgJQj+6SDxyOlIGb3BlbmFpUgZjb2hlcmVSBGppbmFSBnZveWFnZVIHbWlzdHJhbFIRb3BlbmFpLWNvbXBhdGlibGUSFgoFbGFiZWwYAiABKAlCB7pIBHICGGQSGwoHYXBpX2tleRgDIAEoCUIKukgHcgUQCBiABBIfCghiYXNlX3VybBgEIAEoCUIIukgFcgOIAQFIAIgBARIeCgVtb2RlbBgFIAEoCUIKukgHcgUQARjIAUgBiAEBQgsKCV9iYXNlX3VybEIICgZfbW9kZWwiQAoZQ3JlYXRlUHJvdmlkZXJLZXlSZXNwb25zZRIjCgNrZXkYASABKAsyFi5tZW1vcnkudjEuUHJvdmlkZXJLZXkiLQoWVGVzdFByb3ZpZGVyS2V5UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASKKAQoXVGVzdFByb3ZpZGVyS2V5UmVzcG9uc2USCgoCb2sYASABKAgSEgoKbGF0ZW5jeV9tcxgCIAEoBRIPCgdtZXNzYWdlGAMgASgJEhEKCWRpbWVuc2lvbhgEIAEoBRINCgVtb2RlbBgFIAEoCRISCgVlcnJvchgGIAEoCUgAiAEBQggKBl9lcnJvciIwChhEZWxldGVQcm92aWRlcktleVJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBIiwKGURlbGV0ZVByb3ZpZGVyS2V5UmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCCJECg9SZWVtYmVkUHJvZ3Jlc3MSFAoMdGFyZ2V0X3NwYWNlGAEgASgJEg0KBXRvdGFsGAIgASgFEgwKBGRvbmUYAyABKAUi0AEKDk1vZGVsU2VsZWN0aW9uEh0KEGVtYmVkZGluZ19rZXlfaWQYASABKAlIAIgBARIaCg1yZXJhbmtfa2V5X2lkGAIgASgJSAGIAQESHgoWYWN0aXZlX2VtYmVkZGluZ19zcGFjZRgDIAEoCRIwCgdyZWVtYmVkGAQgASgLMhoubWVtb3J5LnYxLlJlZW1iZWRQcm9ncmVzc0gCiAEBQhMKEV9lbWJlZGRpbmdfa2V5X2lkQhAKDl9yZXJhbmtfa2V5X2lkQgoKCF9yZWVtYmVkIhoKGEdldE1vZGVsU2VsZWN0aW9uUmVxdWVzdCJJChlHZXRNb2RlbFNlbGVjdGlvblJlc3BvbnNlEiwKCXNlbGVjdGlvbhgBIAEoCzIZLm1lbW9yeS52MS5Nb2RlbFNlbGVjdGlvbiKRAQobVXBkYXRlTW9kZWxTZWxlY3Rpb25SZXF1ZXN0EiYKEGVtYmVkZGluZ19rZXlfaWQYASABKAlCB7pIBHICGCRIAIgBARIjCg1yZXJhbmtfa2V5X2lkGAIgASgJQge6SARyAhgkSAGIAQFCEwoRX2VtYmVkZGluZ19rZXlfaWRCEAoOX3JlcmFua19rZXlfaWQiTAocVXBkYXRlTW9kZWxTZWxlY3Rpb25SZXNwb25zZRIsCglzZWxlY3Rpb24YASABKAsyGS5tZW1vcnkudjEuTW9kZWxTZWxlY3Rpb24iFAoSRXhwb3J0QXVkaXRSZXF1ZXN0IiQKE0V4cG9ydEF1ZGl0UmVzcG9uc2USDQoFY2h1bmsYASABKAwiFQoTRXhwb3J0VGVuYW50UmVxdWVzdCIlChRFeHBvcnRUZW5hbnRSZXNwb25zZRINCgVjaHVuaxgBIAEoDCpQCgVTY29wZRIVChFTQ09QRV9VTlNQRUNJRklFRBAAEg4KClNDT1BFX1JFQUQQARIPCgtTQ09QRV9XUklURRACEg8KC1NDT1BFX0FETUlOEAMyzgoKDlRlbmFuY3lTZXJ2aWNlEkwKC1N0YXJ0U2lnbkluEh0ubWVtb3J5LnYxLlN0YXJ0U2lnbkluUmVxdWVzdBoeLm1lbW9yeS52MS5TdGFydFNpZ25JblJlc3BvbnNlElUKDkNvbXBsZXRlU2lnbkluEiAubWVtb3J5LnYxLkNvbXBsZXRlU2lnbkluUmVxdWVzdBohLm1lbW9yeS52MS5Db21wbGV0ZVNpZ25JblJlc3BvbnNlEkAKB1NpZ25PdXQSGS5tZW1vcnkudjEuU2lnbk91dFJlcXVlc3QaGi5tZW1vcnkudjEuU2lnbk91dFJlc3BvbnNlEkkKCkdldFNlc3Npb24SHC5tZW1vcnkudjEuR2V0U2Vzc2lvblJlcXVlc3QaHS5tZW1vcnkudjEuR2V0U2Vzc2lvblJlc3BvbnNlEkAKB09uYm9hcmQSGS5tZW1vcnkudjEuT25ib2FyZFJlcXVlc3QaGi5tZW1vcnkudjEuT25ib2FyZFJlc3BvbnNlEkkKCkxpc3RUb2tlbnMSHC5tZW1vcnkudjEuTGlzdFRva2Vuc1JlcXVlc3QaHS5tZW1vcnkudjEuTGlzdFRva2Vuc1Jlc3BvbnNlEkwKC0NyZWF0ZVRva2VuEh0ubWVtb3J5LnYxLkNyZWF0ZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5DcmVhdGVUb2tlblJlc3BvbnNlEkwKC1Jldm9rZVRva2VuEh0ubWVtb3J5LnYxLlJldm9rZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5SZXZva2VUb2tlblJlc3BvbnNlElsKEExpc3RQcm92aWRlcktleXMSIi5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1JlcXVlc3QaIy5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1Jlc3BvbnNlEl4KEUNyZWF0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkNyZWF0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5DcmVhdGVQcm92aWRlcktleVJlc3BvbnNlElgKD1Rlc3RQcm92aWRlcktleRIhLm1lbW9yeS52MS5UZXN0UHJvdmlkZXJLZXlSZXF1ZXN0GiIubWVtb3J5LnYxLlRlc3RQcm92aWRlcktleVJlc3BvbnNlEl4KEURlbGV0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkRlbGV0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5EZWxldGVQcm92aWRlcktleVJlc3BvbnNlEl4KEUdldE1vZGVsU2VsZWN0aW9uEiMubWVtb3J5LnYxLkdldE1vZGVsU2VsZWN0aW9uUmVxdWVzdBokLm1lbW9yeS52MS5HZXRNb2RlbFNlbGVjdGlvblJlc3BvbnNlEmcKFFVwZGF0ZU1vZGVsU2VsZWN0aW9uEiYubWVtb3J5LnYxLlVwZGF0ZU1vZGVsU2VsZWN0aW9uUmVxdWVzdBonLm1lbW9yeS52MS5VcGRhdGVNb2RlbFNlbGVjdGlvblJlc3BvbnNlEk4KC0V4cG9ydEF1ZGl0Eh0ubWVtb3J5LnYxLkV4cG9ydEF1ZGl0UmVxdWVzdBoeLm1lbW9yeS52MS5FeHBvcnRBdWRpdFJlc3BvbnNlMAESUQoMRXhwb3J0VGVuYW50Eh4ubWVtb3J5LnYxLkV4cG9ydFRlbmFudFJlcXVlc3QaHy5tZW1vcnkudjEuRXhwb3J0VGVuYW50UmVzcG9uc2UwAWIGcHJvdG8z", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.StartSignInRequest
@@ -469,6 +469,39 @@ export type ProviderKey = Message<"memory.v1.ProviderKey"> & {
    * @generated from field: optional bool last_test_ok = 8;
    */
   lastTestOk?: boolean | undefined;
+
+  /**
+   * The model the key is used with (provider default when none was given).
+   *
+   * @generated from field: string model = 9;
+   */
+  model: string;
+
+  /**
+   * Vector length stored for this key's embeddings (0 for rerank-only models or before the first test).
+   *
+   * @generated from field: int32 dimension = 10;
+   */
+  dimension: number;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_used_at = 11;
+   */
+  lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * The provider's answer when the last test failed (never contains the key).
+   *
+   * @generated from field: optional string last_test_error = 12;
+   */
+  lastTestError?: string | undefined;
+
+  /**
+   * "embeddings" and/or "reranking" when the workspace uses this key.
+   *
+   * @generated from field: repeated string used_for = 13;
+   */
+  usedFor: string[];
 };
 
 /**
@@ -531,6 +564,13 @@ export type CreateProviderKeyRequest = Message<"memory.v1.CreateProviderKeyReque
    * @generated from field: optional string base_url = 4;
    */
   baseUrl?: string | undefined;
+
+  /**
+   * Embedding or rerank model; default per provider (docs/providers.md).
+   *
+   * @generated from field: optional string model = 5;
+   */
+  model?: string | undefined;
 };
 
 /**
@@ -592,6 +632,25 @@ export type TestProviderKeyResponse = Message<"memory.v1.TestProviderKeyResponse
    * @generated from field: string message = 3;
    */
   message: string;
+
+  /**
+   * Native vector length the provider answered with (0 for rerank models or on failure).
+   *
+   * @generated from field: int32 dimension = 4;
+   */
+  dimension: number;
+
+  /**
+   * @generated from field: string model = 5;
+   */
+  model: string;
+
+  /**
+   * The provider's own error text when ok is false (never contains the key).
+   *
+   * @generated from field: optional string error = 6;
+   */
+  error?: string | undefined;
 };
 
 /**
@@ -636,6 +695,146 @@ export const DeleteProviderKeyResponseSchema: GenMessage<DeleteProviderKeyRespon
   messageDesc(file_memory_v1_tenancy_service, 25);
 
 /**
+ * @generated from message memory.v1.ReembedProgress
+ */
+export type ReembedProgress = Message<"memory.v1.ReembedProgress"> & {
+  /**
+   * The embedding space being filled ("provider:model:dimension").
+   *
+   * @generated from field: string target_space = 1;
+   */
+  targetSpace: string;
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 done = 3;
+   */
+  done: number;
+};
+
+/**
+ * Describes the message memory.v1.ReembedProgress.
+ * Use `create(ReembedProgressSchema)` to create a new message.
+ */
+export const ReembedProgressSchema: GenMessage<ReembedProgress> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 26);
+
+/**
+ * @generated from message memory.v1.ModelSelection
+ */
+export type ModelSelection = Message<"memory.v1.ModelSelection"> & {
+  /**
+   * Unset: the service's own embedder / reranker.
+   *
+   * @generated from field: optional string embedding_key_id = 1;
+   */
+  embeddingKeyId?: string | undefined;
+
+  /**
+   * @generated from field: optional string rerank_key_id = 2;
+   */
+  rerankKeyId?: string | undefined;
+
+  /**
+   * The embedding space recall searches now.
+   *
+   * @generated from field: string active_embedding_space = 3;
+   */
+  activeEmbeddingSpace: string;
+
+  /**
+   * Set while memories are being re-embedded into a new space; recall switches when it completes.
+   *
+   * @generated from field: optional memory.v1.ReembedProgress reembed = 4;
+   */
+  reembed?: ReembedProgress | undefined;
+};
+
+/**
+ * Describes the message memory.v1.ModelSelection.
+ * Use `create(ModelSelectionSchema)` to create a new message.
+ */
+export const ModelSelectionSchema: GenMessage<ModelSelection> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 27);
+
+/**
+ * @generated from message memory.v1.GetModelSelectionRequest
+ */
+export type GetModelSelectionRequest = Message<"memory.v1.GetModelSelectionRequest"> & {
+};
+
+/**
+ * Describes the message memory.v1.GetModelSelectionRequest.
+ * Use `create(GetModelSelectionRequestSchema)` to create a new message.
+ */
+export const GetModelSelectionRequestSchema: GenMessage<GetModelSelectionRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 28);
+
+/**
+ * @generated from message memory.v1.GetModelSelectionResponse
+ */
+export type GetModelSelectionResponse = Message<"memory.v1.GetModelSelectionResponse"> & {
+  /**
+   * @generated from field: memory.v1.ModelSelection selection = 1;
+   */
+  selection?: ModelSelection | undefined;
+};
+
+/**
+ * Describes the message memory.v1.GetModelSelectionResponse.
+ * Use `create(GetModelSelectionResponseSchema)` to create a new message.
+ */
+export const GetModelSelectionResponseSchema: GenMessage<GetModelSelectionResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 29);
+
+/**
+ * @generated from message memory.v1.UpdateModelSelectionRequest
+ */
+export type UpdateModelSelectionRequest = Message<"memory.v1.UpdateModelSelectionRequest"> & {
+  /**
+   * A provider key id, or "" for the service's own embedder; unset: unchanged.
+   *
+   * @generated from field: optional string embedding_key_id = 1;
+   */
+  embeddingKeyId?: string | undefined;
+
+  /**
+   * A provider key id, or "" for the service's own reranker; unset: unchanged.
+   *
+   * @generated from field: optional string rerank_key_id = 2;
+   */
+  rerankKeyId?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.UpdateModelSelectionRequest.
+ * Use `create(UpdateModelSelectionRequestSchema)` to create a new message.
+ */
+export const UpdateModelSelectionRequestSchema: GenMessage<UpdateModelSelectionRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 30);
+
+/**
+ * @generated from message memory.v1.UpdateModelSelectionResponse
+ */
+export type UpdateModelSelectionResponse = Message<"memory.v1.UpdateModelSelectionResponse"> & {
+  /**
+   * @generated from field: memory.v1.ModelSelection selection = 1;
+   */
+  selection?: ModelSelection | undefined;
+};
+
+/**
+ * Describes the message memory.v1.UpdateModelSelectionResponse.
+ * Use `create(UpdateModelSelectionResponseSchema)` to create a new message.
+ */
+export const UpdateModelSelectionResponseSchema: GenMessage<UpdateModelSelectionResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 31);
+
+/**
  * @generated from message memory.v1.ExportAuditRequest
  */
 export type ExportAuditRequest = Message<"memory.v1.ExportAuditRequest"> & {
@@ -646,7 +845,7 @@ export type ExportAuditRequest = Message<"memory.v1.ExportAuditRequest"> & {
  * Use `create(ExportAuditRequestSchema)` to create a new message.
  */
 export const ExportAuditRequestSchema: GenMessage<ExportAuditRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_tenancy_service, 26);
+  messageDesc(file_memory_v1_tenancy_service, 32);
 
 /**
  * @generated from message memory.v1.ExportAuditResponse
@@ -665,7 +864,7 @@ export type ExportAuditResponse = Message<"memory.v1.ExportAuditResponse"> & {
  * Use `create(ExportAuditResponseSchema)` to create a new message.
  */
 export const ExportAuditResponseSchema: GenMessage<ExportAuditResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_tenancy_service, 27);
+  messageDesc(file_memory_v1_tenancy_service, 33);
 
 /**
  * @generated from message memory.v1.ExportTenantRequest
@@ -678,7 +877,7 @@ export type ExportTenantRequest = Message<"memory.v1.ExportTenantRequest"> & {
  * Use `create(ExportTenantRequestSchema)` to create a new message.
  */
 export const ExportTenantRequestSchema: GenMessage<ExportTenantRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_tenancy_service, 28);
+  messageDesc(file_memory_v1_tenancy_service, 34);
 
 /**
  * @generated from message memory.v1.ExportTenantResponse
@@ -697,7 +896,7 @@ export type ExportTenantResponse = Message<"memory.v1.ExportTenantResponse"> & {
  * Use `create(ExportTenantResponseSchema)` to create a new message.
  */
 export const ExportTenantResponseSchema: GenMessage<ExportTenantResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_tenancy_service, 29);
+  messageDesc(file_memory_v1_tenancy_service, 35);
 
 /**
  * @generated from enum memory.v1.Scope
@@ -847,6 +1046,26 @@ export const TenancyService: GenService<{
     methodKind: "unary";
     input: typeof DeleteProviderKeyRequestSchema;
     output: typeof DeleteProviderKeyResponseSchema;
+  },
+  /**
+   * Which stored keys the workspace embeds and reranks with, and the re-embed progress.
+   *
+   * @generated from rpc memory.v1.TenancyService.GetModelSelection
+   */
+  getModelSelection: {
+    methodKind: "unary";
+    input: typeof GetModelSelectionRequestSchema;
+    output: typeof GetModelSelectionResponseSchema;
+  },
+  /**
+   * Chooses the keys for embeddings and reranking; a new embedder starts a re-embed job.
+   *
+   * @generated from rpc memory.v1.TenancyService.UpdateModelSelection
+   */
+  updateModelSelection: {
+    methodKind: "unary";
+    input: typeof UpdateModelSelectionRequestSchema;
+    output: typeof UpdateModelSelectionResponseSchema;
   },
   /**
    * Audit log as CSV, streamed in chunks.

@@ -1,0 +1,187 @@
+import type { Logger } from "../../config/logger.js";
+import type { EmbeddingProvider } from "../models/embedding-provider.js";
+import {
+  createProviderEmbedder,
+  createProviderReranker,
+  type ProviderClientOptions,
+} from "../models/http/create-provider-embedder.js";
+import { ProviderError } from "../models/provider-error.js";
+import type { Reranker } from "../models/reranker.js";
+import type { Database, TransactionSql } from "../store/database.js";
+import type { MasterKey } from "./key-cipher.js";
+import { findKeyRecord, openKeyRecord, touchKey } from "./provider-key-rows.js";
+
+/** A workspace's row of tenant_model_selection. */
+export interface ModelSelectionRow {
+  readonly embeddingKeyId: string | null;
+  readonly rerankKeyId: string | null;
+  readonly activeSpace: string | null;
+  readonly activeKeyId: string | null;
+  readonly targetSpace: string | null;
+  readonly reembedTotal: number;
+  readonly reembedDone: number;
+}
+
+export async function readModelSelection(
+  tx: TransactionSql,
+  tenantId: string,
+): Promise<ModelSelectionRow | undefined> {
+  const [row] = await tx<
+    {
+      embedding_key_id: string | null;
+      rerank_key_id: string | null;
+      active_space: string | null;
+      active_key_id: string | null;
+      target_space: string | null;
+      reembed_total: number;
+      reembed_done: number;
+    }[]
+  >`select embedding_key_id, rerank_key_id, active_space, active_key_id, target_space, reembed_total,
+           reembed_done
+    from tenant_model_selection where tenant_id = ${tenantId}`;
+  if (!row) return undefined;
+  return {
+    embeddingKeyId: row.embedding_key_id,
+    rerankKeyId: row.rerank_key_id,
+    activeSpace: row.active_space,
+    activeKeyId: row.active_key_id,
+    targetSpace: row.target_space,
+    reembedTotal: row.reembed_total,
+    reembedDone: row.reembed_done,
+  };
+}
+
+/**
+ * Which embedder and reranker serve a workspace. Without a selection: the service's own. With one,
+ * each call opens the stored key (AES-GCM, microseconds) for the provider client it builds, so the
+ * clear key lives only as long as that client; nothing caches it.
+ *
+ * - `embedderFor`: the space recall searches and ingest writes (the *active* space);
+ * - `reembedTargetFor`: the space a re-embed job fills (the selected key's), or undefined when the
+ *   workspace is where it should be.
+ */
+export interface TenantModels {
+  embedderFor(tenantId: string): Promise<EmbeddingProvider>;
+  rerankerFor(tenantId: string): Promise<Reranker | undefined>;
+  /** Both at once (recall), with whether either came from a workspace key. */
+  modelsFor(tenantId: string): Promise<{
+    embedder: EmbeddingProvider;
+    reranker: Reranker | undefined;
+    byok: boolean;
+  }>;
+  reembedTargetFor(tenantId: string): Promise<EmbeddingProvider | undefined>;
+  /** Builds the embedder of one stored key (round trip tests, selection). */
+  embedderOfKey(tx: TransactionSql, tenantId: string, keyId: string): Promise<EmbeddingProvider>;
+  readonly defaultEmbedder: EmbeddingProvider;
+  readonly defaultReranker: Reranker | undefined;
+}
+
+export interface TenantModelsOptions {
+  readonly db: Database;
+  readonly masterKey: MasterKey | undefined;
+  readonly defaultEmbedder: EmbeddingProvider;
+  readonly defaultReranker: Reranker | undefined;
+  readonly logger: Logger;
+  /** PROVIDER_ALLOW_PRIVATE_URLS; otherwise every provider connection must reach a public address. */
+  readonly allowPrivateUrls?: boolean;
+  /** Timeouts/retries of provider clients (tests shorten them). */
+  readonly clientOptions?: Pick<ProviderClientOptions, "timeoutMs" | "maxRetries" | "retryBaseMs">;
+}
+
+export function createTenantModels(options: TenantModelsOptions): TenantModels {
+  const { db, logger } = options;
+
+  const touch = (keyId: string) => () => {
+    touchKey(db.sql, keyId).catch((error: unknown) =>
+      logger.debug({ err: error, keyId }, "could not record provider key use"),
+    );
+  };
+
+  async function clientOptionsOf(
+    tx: TransactionSql,
+    tenantId: string,
+    keyId: string,
+  ): Promise<ProviderClientOptions> {
+    const record = await findKeyRecord(tx, tenantId, keyId);
+    if (!record) {
+      throw new ProviderError("the selected provider key no longer exists", {
+        reason: "rejected",
+        provider: "byok",
+      });
+    }
+    if (options.masterKey === undefined) {
+      throw new ProviderError(
+        `${record.provider}: MASTER_KEY is not configured, so the stored key cannot be opened`,
+        { reason: "unauthorized", provider: record.provider },
+      );
+    }
+    const apiKey = await openKeyRecord(tx, options.masterKey, tenantId, keyId);
+    if (apiKey === undefined) throw new Error("provider key vanished while reading it");
+    return {
+      provider: record.provider,
+      apiKey,
+      ...(record.baseUrl === null ? {} : { baseUrl: record.baseUrl }),
+      ...(record.model === "" ? {} : { model: record.model }),
+      ...(record.dimension > 0 ? { dim: record.dimension } : {}),
+      ...options.clientOptions,
+      allowPrivateUrls: options.allowPrivateUrls ?? false,
+      onUsed: touch(keyId),
+    };
+  }
+
+  const embedderOfKey = async (tx: TransactionSql, tenantId: string, keyId: string) =>
+    createProviderEmbedder(await clientOptionsOf(tx, tenantId, keyId));
+
+  return {
+    defaultEmbedder: options.defaultEmbedder,
+    defaultReranker: options.defaultReranker,
+    embedderOfKey,
+    async embedderFor(tenantId) {
+      return db.withTenant(tenantId, async (tx) => {
+        const selection = await readModelSelection(tx, tenantId);
+        if (!selection?.activeKeyId) return options.defaultEmbedder;
+        return embedderOfKey(tx, tenantId, selection.activeKeyId);
+      });
+    },
+    async rerankerFor(tenantId) {
+      return db.withTenant(tenantId, async (tx) => {
+        const selection = await readModelSelection(tx, tenantId);
+        if (!selection?.rerankKeyId) return options.defaultReranker;
+        return createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId));
+      });
+    },
+    async modelsFor(tenantId) {
+      return db.withTenant(tenantId, async (tx) => {
+        const selection = await readModelSelection(tx, tenantId);
+        if (!selection) {
+          return { embedder: options.defaultEmbedder, reranker: options.defaultReranker, byok: false };
+        }
+        const embedder = selection.activeKeyId
+          ? await embedderOfKey(tx, tenantId, selection.activeKeyId)
+          : options.defaultEmbedder;
+        const reranker = selection.rerankKeyId
+          ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
+          : options.defaultReranker;
+        return { embedder, reranker, byok: selection.activeKeyId !== null || selection.rerankKeyId !== null };
+      });
+    },
+    async reembedTargetFor(tenantId) {
+      return db.withTenant(tenantId, async (tx) => {
+        const selection = await readModelSelection(tx, tenantId);
+        if (!selection || selection.targetSpace === null) return undefined;
+        return selection.embeddingKeyId === null
+          ? options.defaultEmbedder
+          : embedderOfKey(tx, tenantId, selection.embeddingKeyId);
+      });
+    },
+  };
+}
+
+/** A service's dependencies with the workspace's embedder in place of the service default. */
+export async function withTenantEmbedder<D extends { readonly embedder: EmbeddingProvider }>(
+  deps: D & { readonly models?: TenantModels | undefined },
+  tenantId: string,
+): Promise<D> {
+  if (deps.models === undefined) return deps;
+  return { ...deps, embedder: await deps.models.embedderFor(tenantId) };
+}
