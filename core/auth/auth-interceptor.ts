@@ -1,6 +1,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { GATEWAY_HEADER } from "../../lib/gateway-metadata.js";
 import { coreError, permissionDenied, unauthenticated } from "../errors.js";
 import type { Authenticator } from "./authenticate.js";
 import { METHOD_REQUIREMENTS, type Requirement } from "./method-requirements.js";
@@ -38,7 +39,16 @@ export function enforceRequirement(requirement: Requirement, principal: Principa
  */
 export function createAuthInterceptor(
   authenticator: Authenticator,
-  options: { trustClientIp: boolean },
+  options: {
+    trustClientIp: boolean;
+    /**
+     * The resource each gateway serves, by its GATEWAY_HEADER value (MCP: `${PUBLIC_URL}/api/mcp/v1`).
+     * An OAuth access token is accepted only on calls a trusted gateway marks as its audience, so a
+     * token issued for the MCP endpoint is refused on REST and on direct gRPC (RFC 8707, MCP
+     * authorization "Token Audience Binding and Validation").
+     */
+    resources?: Readonly<Record<string, string>>;
+  },
 ): Interceptor {
   return (next) => async (req) => {
     const method = `${req.service.typeName}/${req.method.name}`;
@@ -53,6 +63,15 @@ export function createAuthInterceptor(
         authorization: req.header.get("authorization"),
         sessionToken: req.header.get("x-session-token") ?? readSessionCookie(req.header.get("cookie")),
       });
+      if (principal.kind === "token" && principal.audience !== undefined) {
+        const gateway = options.trustClientIp ? req.header.get(GATEWAY_HEADER) : null;
+        const resource = gateway ? options.resources?.[gateway] : undefined;
+        if (resource !== principal.audience) {
+          throw unauthenticated(
+            `this access token was issued for ${principal.audience}, not for this endpoint`,
+          );
+        }
+      }
       enforceRequirement(requirement, principal, method);
       req.contextValues.set(principalKey, principal);
     }
