@@ -105,9 +105,15 @@ export async function memberWithWorkspace(
 }
 
 /** A signed-in member's session cookie, written straight into the tables (for the negative tests). */
-export async function memberSession(bed: OAuthTestBed): Promise<{ cookie: string; tenantId: string }> {
+export async function memberSession(
+  bed: OAuthTestBed,
+): Promise<{ cookie: string; tenantId: string; apiToken: string }> {
   const tenant = await bed.service.createTenant({ plan: "api" });
-  return { cookie: await createSessionCookie(bed.service, tenant.tenantId), tenantId: tenant.tenantId };
+  return {
+    cookie: await createSessionCookie(bed.service, tenant.tenantId),
+    tenantId: tenant.tenantId,
+    apiToken: tenant.token,
+  };
 }
 
 export function pkce(): { verifier: string; challenge: string } {
