@@ -7,7 +7,7 @@ import { type OAuthClient, ScopeSchema } from "../../gen/memory/v1/tenancy_servi
 import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
 import { sameResource } from "../../lib/resource-indicator.js";
 import { OAuthRequestError, toOAuthError } from "./oauth-errors.js";
-import { mcpResourceUrl, OAUTH_PATHS } from "./oauth-metadata.js";
+import { doc, mcpResourceUrl, OAUTH_PATHS } from "./oauth-metadata.js";
 import {
   consentPage,
   errorPage,
@@ -174,63 +174,72 @@ export async function registerAuthorizationEndpoint(
       )
       .send(body);
 
-  app.get(OAUTH_PATHS.authorize, { config: { ipRateLimit: "oauth" } }, async (request, reply) => {
-    const params = paramsOf(request.query);
-    const lang = pickLanguage(params.lang?.[0], request.headers["accept-language"]);
-    let phase1: Awaited<ReturnType<typeof clientAndRedirect>>;
-    let state: string | undefined;
-    try {
-      state = single(params, "state");
-      phase1 = await clientAndRedirect(request, params);
-    } catch (error) {
-      return showError(request, reply, lang, error);
-    }
-    let authorization: AuthorizationRequest;
-    try {
-      authorization = authorizationRequest(phase1, params, state);
-    } catch (error) {
-      if (error instanceof RedirectableError || error instanceof OAuthRequestError) {
-        return redirectBack(reply, phase1.redirectUri, {
-          error: error instanceof RedirectableError ? error.error : error.error,
-          error_description: error.message,
-          state,
-        });
+  app.get(
+    OAUTH_PATHS.authorize,
+    {
+      config: { ipRateLimit: "oauth" },
+      schema: doc(
+        "Authorization endpoint (browser): response_type=code, client_id, redirect_uri, code_challenge + code_challenge_method=S256 (required), scope, state, resource. Shows sign-in (magic link) or the consent page; problems after client and redirect URI are checked go back to redirect_uri as error=…; 30 / 60 s per IP",
+      ),
+    },
+    async (request, reply) => {
+      const params = paramsOf(request.query);
+      const lang = pickLanguage(params.lang?.[0], request.headers["accept-language"]);
+      let phase1: Awaited<ReturnType<typeof clientAndRedirect>>;
+      let state: string | undefined;
+      try {
+        state = single(params, "state");
+        phase1 = await clientAndRedirect(request, params);
+      } catch (error) {
+        return showError(request, reply, lang, error);
       }
-      throw error;
-    }
-    const clientName = authorization.client.clientName;
-    const session = await currentSession(request);
-    if (session === "signed-out") {
-      const returnTo = request.url;
-      return html(reply, 200, signInPage(lang, { clientName, action: OAUTH_PATHS.signIn, returnTo }));
-    }
-    if (session.tenantSlug === undefined) return html(reply, 200, onboardingPage(lang, options.publicUrl));
-    return html(
-      reply,
-      200,
-      consentPage(lang, {
-        clientName,
-        clientUri: authorization.client.clientUri,
-        workspace: session.tenantSlug,
-        email: session.email ?? "",
-        redirectHost: new URL(authorization.redirectUri).host,
-        requested: authorization.scopes,
-        action: OAUTH_PATHS.authorize,
-        fields: {
-          client_id: authorization.client.clientId,
-          redirect_uri: authorization.redirectUri,
-          redirect_uri_given: authorization.redirectUriGiven ? "1" : "0",
-          ...(authorization.state === undefined ? {} : { state: authorization.state }),
-          response_type: "code",
-          code_challenge: authorization.codeChallenge,
-          code_challenge_method: "S256",
-          ...(authorization.resource === undefined ? {} : { resource: authorization.resource }),
-          requested_scope: authorization.scopes.join(" "),
-          lang,
-        },
-      }),
-    );
-  });
+      let authorization: AuthorizationRequest;
+      try {
+        authorization = authorizationRequest(phase1, params, state);
+      } catch (error) {
+        if (error instanceof RedirectableError || error instanceof OAuthRequestError) {
+          return redirectBack(reply, phase1.redirectUri, {
+            error: error instanceof RedirectableError ? error.error : error.error,
+            error_description: error.message,
+            state,
+          });
+        }
+        throw error;
+      }
+      const clientName = authorization.client.clientName;
+      const session = await currentSession(request);
+      if (session === "signed-out") {
+        const returnTo = request.url;
+        return html(reply, 200, signInPage(lang, { clientName, action: OAUTH_PATHS.signIn, returnTo }));
+      }
+      if (session.tenantSlug === undefined) return html(reply, 200, onboardingPage(lang, options.publicUrl));
+      return html(
+        reply,
+        200,
+        consentPage(lang, {
+          clientName,
+          clientUri: authorization.client.clientUri,
+          workspace: session.tenantSlug,
+          email: session.email ?? "",
+          redirectHost: new URL(authorization.redirectUri).host,
+          requested: authorization.scopes,
+          action: OAUTH_PATHS.authorize,
+          fields: {
+            client_id: authorization.client.clientId,
+            redirect_uri: authorization.redirectUri,
+            redirect_uri_given: authorization.redirectUriGiven ? "1" : "0",
+            ...(authorization.state === undefined ? {} : { state: authorization.state }),
+            response_type: "code",
+            code_challenge: authorization.codeChallenge,
+            code_challenge_method: "S256",
+            ...(authorization.resource === undefined ? {} : { resource: authorization.resource }),
+            requested_scope: authorization.scopes.join(" "),
+            lang,
+          },
+        }),
+      );
+    },
+  );
 
   async function currentSession(
     request: FastifyRequest,
@@ -249,97 +258,118 @@ export async function registerAuthorizationEndpoint(
 
   // The consent form. SameSite=Lax keeps the session cookie off cross-site POSTs; the Origin and
   // Fetch-Metadata checks refuse them outright.
-  app.post(OAUTH_PATHS.authorize, { config: { ipRateLimit: "oauth" } }, async (request, reply) => {
-    const form = paramsOf(request.body);
-    const lang = pickLanguage(form.lang?.[0], request.headers["accept-language"]);
-    const origin = request.headers.origin;
-    const site = request.headers["sec-fetch-site"];
-    if ((origin !== undefined && origin !== publicOrigin) || (site !== undefined && site !== "same-origin")) {
-      return showError(
-        request,
-        reply,
-        lang,
-        new OAuthRequestError("access_denied", "cross-site consent refused", 403),
-      );
-    }
-    let phase1: Awaited<ReturnType<typeof clientAndRedirect>>;
-    let state: string | undefined;
-    try {
-      state = single(form, "state");
-      phase1 = await clientAndRedirect(request, form);
-      if (phase1.redirectUriGiven !== (single(form, "redirect_uri_given") === "1")) {
-        // The consent form always names the redirect URI; this says whether the client did.
-        phase1 = { ...phase1, redirectUriGiven: single(form, "redirect_uri_given") === "1" };
+  app.post(
+    OAUTH_PATHS.authorize,
+    {
+      config: { ipRateLimit: "oauth" },
+      schema: doc(
+        "The consent form (session cookie, same origin): decision=allow|deny and the scopes kept; 303 to redirect_uri with code, state and iss (or error=access_denied)",
+      ),
+    },
+    async (request, reply) => {
+      const form = paramsOf(request.body);
+      const lang = pickLanguage(form.lang?.[0], request.headers["accept-language"]);
+      const origin = request.headers.origin;
+      const site = request.headers["sec-fetch-site"];
+      if (
+        (origin !== undefined && origin !== publicOrigin) ||
+        (site !== undefined && site !== "same-origin")
+      ) {
+        return showError(
+          request,
+          reply,
+          lang,
+          new OAuthRequestError("access_denied", "cross-site consent refused", 403),
+        );
       }
-    } catch (error) {
-      return showError(request, reply, lang, error);
-    }
-    const back = (values: Record<string, string | undefined>) =>
-      redirectBack(reply, phase1.redirectUri, { ...values, state });
-    try {
-      // The form repeats the request with the requested scopes in requested_scope; `scope` holds
-      // the boxes the user left ticked, which may only narrow them.
-      const requestedScope = single(form, "requested_scope");
-      const authorization = authorizationRequest(
-        phase1,
-        { ...form, scope: requestedScope === undefined ? [] : [requestedScope] },
-        state,
-      );
-      const chosen = (form.scope ?? []).filter((s) => authorization.scopes.includes(s));
-      if (single(form, "decision") !== "allow" || chosen.length === 0) {
-        return back({ error: "access_denied", error_description: "the user denied access" });
+      let phase1: Awaited<ReturnType<typeof clientAndRedirect>>;
+      let state: string | undefined;
+      try {
+        state = single(form, "state");
+        phase1 = await clientAndRedirect(request, form);
+        if (phase1.redirectUriGiven !== (single(form, "redirect_uri_given") === "1")) {
+          // The consent form always names the redirect URI; this says whether the client did.
+          phase1 = { ...phase1, redirectUriGiven: single(form, "redirect_uri_given") === "1" };
+        }
+      } catch (error) {
+        return showError(request, reply, lang, error);
       }
-      const { code } = await tenancy.authorizeOAuthClient(
-        {
-          clientId: authorization.client.clientId,
-          redirectUri: authorization.redirectUri,
-          redirectUriGiven: authorization.redirectUriGiven,
-          scopes: chosen.map((s) => enumNumber(ScopeSchema, s)),
-          codeChallenge: authorization.codeChallenge,
-          codeChallengeMethod: "S256",
-          ...(authorization.resource === undefined ? {} : { resource: authorization.resource }),
-        },
-        call(request),
-      );
-      return back({ code });
-    } catch (error) {
-      if (error instanceof RedirectableError || error instanceof OAuthRequestError) {
-        return back({ error: error.error, error_description: error.message });
+      const back = (values: Record<string, string | undefined>) =>
+        redirectBack(reply, phase1.redirectUri, { ...values, state });
+      try {
+        // The form repeats the request with the requested scopes in requested_scope; `scope` holds
+        // the boxes the user left ticked, which may only narrow them.
+        const requestedScope = single(form, "requested_scope");
+        const authorization = authorizationRequest(
+          phase1,
+          { ...form, scope: requestedScope === undefined ? [] : [requestedScope] },
+          state,
+        );
+        const chosen = (form.scope ?? []).filter((s) => authorization.scopes.includes(s));
+        if (single(form, "decision") !== "allow" || chosen.length === 0) {
+          return back({ error: "access_denied", error_description: "the user denied access" });
+        }
+        const { code } = await tenancy.authorizeOAuthClient(
+          {
+            clientId: authorization.client.clientId,
+            redirectUri: authorization.redirectUri,
+            redirectUriGiven: authorization.redirectUriGiven,
+            scopes: chosen.map((s) => enumNumber(ScopeSchema, s)),
+            codeChallenge: authorization.codeChallenge,
+            codeChallengeMethod: "S256",
+            ...(authorization.resource === undefined ? {} : { resource: authorization.resource }),
+          },
+          call(request),
+        );
+        return back({ code });
+      } catch (error) {
+        if (error instanceof RedirectableError || error instanceof OAuthRequestError) {
+          return back({ error: error.error, error_description: error.message });
+        }
+        const details = readErrorDetails(error);
+        const oauthCode = details.metadata.oauth_error;
+        if (oauthCode !== undefined && oauthCode !== "invalid_client") {
+          return back({ error: oauthCode, error_description: details.message });
+        }
+        // Not signed in any more, plan gate, token cap: the user has to act, so they see it.
+        if (details.code === Code.Unauthenticated) {
+          return html(reply, 401, errorPage(lang, "login_required", details.message));
+        }
+        if (details.planGate !== undefined || details.code === Code.FailedPrecondition) {
+          return html(reply, details.planGate ? 402 : 409, errorPage(lang, "access_denied", details.message));
+        }
+        return showError(request, reply, lang, error);
       }
-      const details = readErrorDetails(error);
-      const oauthCode = details.metadata.oauth_error;
-      if (oauthCode !== undefined && oauthCode !== "invalid_client") {
-        return back({ error: oauthCode, error_description: details.message });
-      }
-      // Not signed in any more, plan gate, token cap: the user has to act, so they see it.
-      if (details.code === Code.Unauthenticated) {
-        return html(reply, 401, errorPage(lang, "login_required", details.message));
-      }
-      if (details.planGate !== undefined || details.code === Code.FailedPrecondition) {
-        return html(reply, details.planGate ? 402 : 409, errorPage(lang, "access_denied", details.message));
-      }
-      return showError(request, reply, lang, error);
-    }
-  });
+    },
+  );
 
   // Sign-in from the authorization page: mails a magic link that returns to the authorization
   // request. Counts against the per-IP sign-in limit (5 / 60 s) like /api/auth/signin/*.
-  app.post(OAUTH_PATHS.signIn, { config: { ipRateLimit: "signin" } }, async (request, reply) => {
-    const form = paramsOf(request.body);
-    const lang = pickLanguage(form.lang?.[0], request.headers["accept-language"]);
-    try {
-      const email = required(form, "email");
-      const returnTo = required(form, "return_to");
-      if (!returnTo.startsWith(`${OAUTH_PATHS.authorize}?`)) {
-        throw new OAuthRequestError("invalid_request", "return_to must be the authorization request");
+  app.post(
+    OAUTH_PATHS.signIn,
+    {
+      config: { ipRateLimit: "signin" },
+      schema: doc(
+        "Sign-in from the authorization page (form: email, return_to): mails a magic link that returns to the authorization request; shares the 5 / 60 s per-IP sign-in budget",
+      ),
+    },
+    async (request, reply) => {
+      const form = paramsOf(request.body);
+      const lang = pickLanguage(form.lang?.[0], request.headers["accept-language"]);
+      try {
+        const email = required(form, "email");
+        const returnTo = required(form, "return_to");
+        if (!returnTo.startsWith(`${OAUTH_PATHS.authorize}?`)) {
+          throw new OAuthRequestError("invalid_request", "return_to must be the authorization request");
+        }
+        await tenancy.startSignIn(
+          { email, baseUrl: options.publicUrl, callbackPath: returnTo },
+          { headers: forwardedHeaders(request, "none"), timeoutMs: options.coreTimeoutMs },
+        );
+        return html(reply, 200, linkSentPage(lang, email));
+      } catch (error) {
+        return showError(request, reply, lang, error);
       }
-      await tenancy.startSignIn(
-        { email, baseUrl: options.publicUrl, callbackPath: returnTo },
-        { headers: forwardedHeaders(request, "none"), timeoutMs: options.coreTimeoutMs },
-      );
-      return html(reply, 200, linkSentPage(lang, email));
-    } catch (error) {
-      return showError(request, reply, lang, error);
-    }
-  });
+    },
+  );
 }

@@ -3,12 +3,14 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import type { CoreClients } from "../../gateway-kit/core-clients.js";
 import { forwardedHeaders } from "../../gateway-kit/credentials.js";
 import { ScopeSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { MCP_RESOURCE_PATH } from "../../lib/gateway-metadata.js";
 import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
 import { registerAuthorizationEndpoint } from "./authorization-endpoint.js";
 import { clientCredentials } from "./oauth-client-auth.js";
 import { OAuthRequestError, toOAuthError } from "./oauth-errors.js";
 import {
   authorizationServerMetadata,
+  doc,
   OAUTH_PATHS,
   protectedResourceMetadata,
   SUPPORTED_SCOPES,
@@ -22,6 +24,7 @@ export interface OAuthGatewayOptions {
 }
 
 const FORM = "application/x-www-form-urlencoded";
+
 /** OAuth requests are small; anything larger is not one. */
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -67,10 +70,13 @@ export const oauthGateway: FastifyPluginAsync<OAuthGatewayOptions> = async (app,
     OAUTH_PATHS.revoke,
     OAUTH_PATHS.authorizationServerMetadata,
     OAUTH_PATHS.protectedResourceMetadata,
-    `${OAUTH_PATHS.protectedResourceMetadata}/*`,
+    `${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`,
   ]) {
-    app.options(path, async (_request, reply) =>
-      openCors(reply).header("access-control-allow-methods", "GET, POST, OPTIONS").code(204).send(),
+    app.options(
+      path,
+      { schema: doc("CORS preflight for browser-based MCP clients") },
+      async (_request, reply) =>
+        openCors(reply).header("access-control-allow-methods", "GET, POST, OPTIONS").code(204).send(),
     );
   }
 
@@ -91,17 +97,33 @@ export const oauthGateway: FastifyPluginAsync<OAuthGatewayOptions> = async (app,
     OAUTH_PATHS.protectedResourceMetadata,
     `${OAUTH_PATHS.protectedResourceMetadata}/api/mcp/v1`,
   ]) {
-    app.get(path, async (_request, reply) => openCors(reply).send(resourceMetadata));
+    app.get(
+      path,
+      {
+        schema: doc(
+          "RFC 9728 protected resource metadata of the MCP endpoint (resource, authorization server, scopes)",
+        ),
+      },
+      async (_request, reply) => openCors(reply).send(resourceMetadata),
+    );
   }
   const serverMetadata = authorizationServerMetadata(options.publicUrl);
-  app.get(OAUTH_PATHS.authorizationServerMetadata, async (_request, reply) =>
-    openCors(reply).send(serverMetadata),
+  app.get(
+    OAUTH_PATHS.authorizationServerMetadata,
+    { schema: doc("RFC 8414 authorization server metadata (endpoints, PKCE S256, grant types)") },
+    async (_request, reply) => openCors(reply).send(serverMetadata),
   );
 
   // RFC 7591 dynamic client registration.
   app.post(
     OAUTH_PATHS.register,
-    { bodyLimit: BODY_LIMIT_BYTES, config: { ipRateLimit: "oauth" } },
+    {
+      bodyLimit: BODY_LIMIT_BYTES,
+      config: { ipRateLimit: "oauth" },
+      schema: doc(
+        "RFC 7591 dynamic client registration: JSON client metadata (redirect_uris https or loopback http, token_endpoint_auth_method none | client_secret_post | client_secret_basic, grant_types, scope); 201 with client_id (and client_secret for confidential clients); 400 invalid_redirect_uri / invalid_client_metadata; 30 / 60 s per IP",
+      ),
+    },
     async (request, reply) => {
       const parsed = OAuthClientMetadataSchema.safeParse(request.body ?? {});
       if (!parsed.success) {
@@ -171,7 +193,13 @@ export const oauthGateway: FastifyPluginAsync<OAuthGatewayOptions> = async (app,
   // RFC 6749 3.2 token endpoint: authorization_code (PKCE) and refresh_token (rotated).
   app.post(
     OAUTH_PATHS.token,
-    { bodyLimit: BODY_LIMIT_BYTES, config: { ipRateLimit: "oauthToken" } },
+    {
+      bodyLimit: BODY_LIMIT_BYTES,
+      config: { ipRateLimit: "oauthToken" },
+      schema: doc(
+        "Token endpoint (form-encoded): grant_type authorization_code (code, code_verifier, redirect_uri, resource) or refresh_token (refresh_token, scope to narrow, resource); client_id, or client credentials by post or basic. 200 {access_token (kmt_, 1 h), token_type Bearer, expires_in, refresh_token (kmr_, rotated), scope}; 400 invalid_request / invalid_grant / invalid_scope / invalid_target / unsupported_grant_type; 401 invalid_client; 120 / 60 s per IP",
+      ),
+    },
     async (request, reply) => {
       let basic = false;
       try {
@@ -232,7 +260,13 @@ export const oauthGateway: FastifyPluginAsync<OAuthGatewayOptions> = async (app,
   // RFC 7009 revocation: 200 for any token, known or not.
   app.post(
     OAUTH_PATHS.revoke,
-    { bodyLimit: BODY_LIMIT_BYTES, config: { ipRateLimit: "oauthToken" } },
+    {
+      bodyLimit: BODY_LIMIT_BYTES,
+      config: { ipRateLimit: "oauthToken" },
+      schema: doc(
+        "RFC 7009 revocation (form-encoded token + client authentication): ends the whole connection; 200 also for unknown tokens",
+      ),
+    },
     async (request, reply) => {
       let basic = false;
       try {

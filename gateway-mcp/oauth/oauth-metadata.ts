@@ -57,3 +57,8 @@ export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
     authorization_response_iss_parameter_supported: true,
   };
 }
+
+/** OpenAPI description of an OAuth route: public (the client authenticates in the request), tag oauth. */
+export function doc(summary: string) {
+  return { summary, tags: ["oauth"], security: [], "x-auth": "None" };
+}

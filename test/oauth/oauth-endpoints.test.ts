@@ -1,5 +1,6 @@
 import test from "ava";
 import { hashSecret } from "../../core/auth/token-format.js";
+import { waitFor } from "../helpers/test-service.js";
 import { freshIp } from "../tenancy/sign-in-helper.js";
 import {
   authorizationParams,
@@ -377,7 +378,14 @@ test("a token issued for another resource is refused: on REST, and on MCP when b
   const mine = hashSecret(connected.accessToken);
   await bed.service.storage.db.sql`
     update oauth_access_tokens set resource = 'https://other.example/api/mcp/v1' where token_hash = ${mine}`;
-  const elsewhere = await mcpCall(bed, connected.accessToken, "tools/list");
+  // Lookups are cached for at most 1 s (core/auth/authenticate.ts); the refusal follows within it.
+  const elsewhere = await waitFor(
+    async () => {
+      const res = await mcpCall(bed, connected.accessToken, "tools/list");
+      return res.status === 401 ? res : undefined;
+    },
+    { what: "the re-bound token to be refused" },
+  );
   t.is(elsewhere.status, 401);
   t.regex(JSON.stringify(elsewhere.body), /issued for https:\/\/other\.example\/api\/mcp\/v1/);
 });
