@@ -87,8 +87,8 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
   const metadataUrl = protectedResourceMetadataUrl(options.publicUrl);
   const challengeFor = (request: FastifyRequest): string =>
     request.headers.authorization === undefined
-      ? `Bearer resource_metadata="${metadataUrl}"`
-      : `Bearer resource_metadata="${metadataUrl}", error="invalid_token"`;
+      ? `Bearer realm="memory-service", resource_metadata="${metadataUrl}"`
+      : `Bearer realm="memory-service", resource_metadata="${metadataUrl}", error="invalid_token"`;
 
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
   app.removeAllContentTypeParsers();

@@ -78,7 +78,10 @@ test("a request without a token is 401 with WWW-Authenticate naming the resource
   const res = await mcpCall(bed, undefined, "tools/list");
   t.is(res.status, 401);
   const challenge = res.headers.get("www-authenticate") ?? "";
-  t.is(challenge, `Bearer resource_metadata="${bed.url}/.well-known/oauth-protected-resource/api/mcp/v1"`);
+  t.is(
+    challenge,
+    `Bearer realm="memory-service", resource_metadata="${bed.url}/.well-known/oauth-protected-resource/api/mcp/v1"`,
+  );
   // A refused token adds invalid_token (RFC 6750 3.1).
   const bad = await mcpCall(bed, `kmt_${"A".repeat(43)}`, "tools/list");
   t.is(bad.status, 401);
