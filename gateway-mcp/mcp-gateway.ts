@@ -119,7 +119,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         invalidRequest(`No server-initiated stream here: POST JSON-RPC messages to ${MCP_PATH}`, 405),
       );
     }
-    return reply.send(discoveryDocument(options.version));
+    return reply.send(discoveryDocument(options.version, options.publicUrl));
   });
 
   app.delete(MCP_PATH, async (_request, reply) =>

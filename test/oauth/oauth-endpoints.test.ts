@@ -89,6 +89,16 @@ test("a request without a token is 401 with WWW-Authenticate naming the resource
 });
 
 test("protected resource and authorization server metadata describe the flow", async (t) => {
+  const discovery = (await (await fetch(`${bed.url}/api/mcp/v1`)).json()) as Record<string, unknown>;
+  t.like(discovery, {
+    authentication: {
+      oauth: {
+        resource: resource(),
+        resource_metadata: `${bed.url}/.well-known/oauth-protected-resource/api/mcp/v1`,
+        authorization_server: bed.url,
+      },
+    },
+  });
   for (const path of [
     "/.well-known/oauth-protected-resource",
     "/.well-known/oauth-protected-resource/api/mcp/v1",
