@@ -203,11 +203,12 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
       };
     },
 
-    async revokeOAuthToken(req) {
+    async revokeOAuthToken(req, ctx) {
       await revokeOAuthToken(deps, {
         clientId: req.clientId,
         clientSecret: req.clientSecret,
         token: req.token,
+        ip: clientIp(ctx),
       });
       return {};
     },

@@ -459,6 +459,11 @@ test("revocation (RFC 7009): the connection ends; unknown tokens are a quiet 200
   t.is((await mcpCall(bed, connected.accessToken, "tools/list")).status, 200);
   t.is((await revoke(connected.refreshToken)).status, 200);
   t.is((await mcpCall(bed, connected.accessToken, "tools/list")).status, 401);
+  const [grant] = await bed.service.storage.db.sql<{ id: string }[]>`
+    select a.grant_id as id from oauth_access_tokens a where a.token_hash = ${hashSecret(connected.accessToken)}`;
+  const audit = await bed.service.storage.db.sql<{ details: { via?: string } }[]>`
+    select details from audit_log where action = 'token.revoked' and target = ${grant?.id ?? ""}`;
+  t.is(audit[0]?.details.via, "oauth_revocation");
   const refresh = await tokenRequest(bed, {
     grant_type: "refresh_token",
     refresh_token: connected.refreshToken,
