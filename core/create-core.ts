@@ -12,6 +12,7 @@ import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/r
 import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
+import { MCP_GATEWAY, MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
@@ -204,7 +205,10 @@ export function createCore(options: CoreOptions): Core {
   const rateLimit = createRateLimitInterceptor(rateLimiters);
   const interceptorChain = (trustClientIp: boolean): Interceptor[] => [
     createErrorInterceptor(options.logger),
-    createAuthInterceptor(authenticator, { trustClientIp }),
+    createAuthInterceptor(authenticator, {
+      trustClientIp,
+      resources: { [MCP_GATEWAY]: `${options.publicUrl}${MCP_RESOURCE_PATH}` },
+    }),
     // After auth (limits are per credential and plan), before validation (invalid calls count).
     rateLimit,
     createValidateInterceptor(),

@@ -12,6 +12,7 @@ import {
 import type { Logger } from "../config/logger.js";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
+import { oauthGateway } from "../gateway-mcp/oauth/oauth-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";
@@ -44,8 +45,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const SECRET_QUERY = /([?&](?:token|code|key)=)[^&]*/gi;
 
 /**
- * The HTTP edge: one Fastify server hosting both gateways (REST under /api, MCP at /api/mcp/v1) and
- * the liveness probe /health. Fastify for its schema-driven validation and serialisation (the same
+ * The HTTP edge: one Fastify server hosting both gateways (REST under /api, MCP at /api/mcp/v1 with
+ * its OAuth authorization server under /api/oauth and /.well-known) and the liveness probe /health. Fastify for its schema-driven validation and serialisation (the same
  * zod schemas produce the OpenAPI document), its speed, and its maintained plugins (cookie, CORS,
  * compression, swagger).
  */
@@ -130,12 +131,18 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
     async (_request, reply) => reply.type("text/plain").send("ok"),
   );
 
+  const publicUrl = options.publicUrl ?? "http://localhost";
   await app.register(restGateway, {
     clients: options.clients,
-    publicUrl: options.publicUrl ?? "http://localhost",
+    publicUrl,
     ...(options.coreTimeoutMs === undefined ? {} : { coreTimeoutMs: options.coreTimeoutMs }),
   });
-  await app.register(mcpGateway, { clients: options.clients, version: options.version });
+  await app.register(mcpGateway, { clients: options.clients, version: options.version, publicUrl });
+  await app.register(oauthGateway, {
+    clients: options.clients,
+    publicUrl,
+    ...(options.coreTimeoutMs === undefined ? {} : { coreTimeoutMs: options.coreTimeoutMs }),
+  });
 
   return app;
 }

@@ -12,6 +12,13 @@ export const IP_RATE_LIMITS = {
   onboarding: { points: 10, durationSeconds: 60, window: "fixed" },
   checkout: { points: 10, durationSeconds: 60, window: "fixed" },
   kuendigung: { points: 5, durationSeconds: 60, window: "fixed" },
+  /** OAuth authorization pages and client registration (docs/mcp.md "Connecting with OAuth"). */
+  oauth: { points: 30, durationSeconds: 60, window: "fixed" },
+  /**
+   * OAuth token and revocation endpoints: called by the client's backend, where one address may
+   * serve many users of a hosted assistant, hence more room than the browser pages.
+   */
+  oauthToken: { points: 120, durationSeconds: 60, window: "fixed" },
 } as const satisfies Record<string, { points: number; durationSeconds: number; window: "fixed" | "sliding" }>;
 
 export type IpRateLimitName = keyof typeof IP_RATE_LIMITS;

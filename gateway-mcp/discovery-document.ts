@@ -1,3 +1,4 @@
+import { mcpResourceUrl, protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { PROMPTS } from "./prompts/prompt-list.js";
 import { MCP_PATH, PROTOCOL_VERSION, SERVER_NAME, SERVER_TITLE } from "./server-info.js";
 import { TOOLS } from "./tools/tool-list.js";
@@ -6,7 +7,7 @@ import { TOOLS } from "./tools/tool-list.js";
  * GET /api/mcp/v1 (public; spec: "server metadata for discovery; shape not shown"). Our shape,
  * documented in docs/mcp.md: enough for a client or a person to configure a connection.
  */
-export function discoveryDocument(version: string): Record<string, unknown> {
+export function discoveryDocument(version: string, publicUrl: string): Record<string, unknown> {
   return {
     name: SERVER_NAME,
     title: SERVER_TITLE,
@@ -20,6 +21,12 @@ export function discoveryDocument(version: string): Record<string, unknown> {
       header: "Authorization",
       token_format: "kmt_<base64url>",
       scopes: ["read", "write", "admin"],
+      // Clients that cannot send a header: OAuth 2.1 (MCP authorization 2025-06-18).
+      oauth: {
+        resource: mcpResourceUrl(publicUrl),
+        resource_metadata: protectedResourceMetadataUrl(publicUrl),
+        authorization_server: publicUrl,
+      },
     },
     capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } },
     tools: TOOLS.map((t) => t.name),

@@ -10,6 +10,7 @@ import { handleRequest, type RequestContext } from "./handle-request.js";
 import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
 import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
+import { protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
 import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH, PROTOCOL_VERSION } from "./server-info.js";
 import { sseEvent } from "./sse-event.js";
@@ -18,6 +19,8 @@ import { toJsonRpcError } from "./to-json-rpc-error.js";
 export interface McpGatewayOptions {
   clients: CoreClients;
   version: string;
+  /** PUBLIC_URL: the 401's WWW-Authenticate names the protected resource metadata under it. */
+  publicUrl: string;
 }
 
 /** Core failures that are bugs or data problems rather than answers, worth an error log line. */
@@ -40,8 +43,13 @@ function sendError(
   format: ResponseFormat,
   id: JsonRpcId,
   error: JsonRpcError,
+  challenge?: string,
 ): FastifyReply {
   reply.headers(error.headers);
+  // MCP authorization (2025-06-18) / RFC 9728 5.1: a 401 points the client at the resource metadata,
+  // from which it finds the authorization server; with a token that was refused, RFC 6750 3.1's
+  // invalid_token too.
+  if (error.httpStatus === 401 && challenge !== undefined) reply.header("www-authenticate", challenge);
   // Only the answer to a well-formed request travels in the negotiated format; transport errors
   // (4xx) are plain JSON, as no stream was ever opened for them.
   return send(reply, error.httpStatus === 200 ? format : "json", error.httpStatus, {
@@ -76,6 +84,12 @@ function checkHeaders(request: FastifyRequest): void {
  * issued, so any replica can answer), and every error goes through the one mapping module.
  */
 export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
+  const metadataUrl = protectedResourceMetadataUrl(options.publicUrl);
+  const challengeFor = (request: FastifyRequest): string =>
+    request.headers.authorization === undefined
+      ? `Bearer realm="memory-service", resource_metadata="${metadataUrl}"`
+      : `Bearer realm="memory-service", resource_metadata="${metadataUrl}", error="invalid_token"`;
+
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
@@ -105,7 +119,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         invalidRequest(`No server-initiated stream here: POST JSON-RPC messages to ${MCP_PATH}`, 405),
       );
     }
-    return reply.send(discoveryDocument(options.version));
+    return reply.send(discoveryDocument(options.version, options.publicUrl));
   });
 
   app.delete(MCP_PATH, async (_request, reply) =>
@@ -155,6 +169,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         format ?? "json",
         id,
         error instanceof JsonRpcError ? error : toJsonRpcError(error),
+        challengeFor(request),
       );
     }
   });

@@ -1,5 +1,6 @@
+import { MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
 /** Where the MCP endpoint lives (spec "MCP endpoint"). */
-export const MCP_PATH = "/api/mcp/v1";
+export const MCP_PATH = MCP_RESOURCE_PATH;
 
 /** Spec: "MCP protocol version: 2025-06-18". The only version this server speaks. */
 export const PROTOCOL_VERSION = "2025-06-18";

@@ -52,6 +52,9 @@ export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode |
   [ErrorReason.PROVIDER_ERROR]: JSON_RPC_CODES.providerError,
   [ErrorReason.UNAVAILABLE]: undefined,
   [ErrorReason.INTERNAL]: undefined,
+  // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
+  // OAuth endpoints answer them in the RFC shape (gateway-mcp/oauth/oauth-errors.ts).
+  [ErrorReason.OAUTH_REJECTED]: undefined,
 };
 
 /** "DeadlineExceeded" → "deadline_exceeded": the reason reported when core attached none. */

@@ -9,3 +9,10 @@
 export const CLIENT_IP_HEADER = "x-client-ip";
 export const GATEWAY_HEADER = "x-service-gateway";
 export const MCP_GATEWAY = "mcp";
+
+/**
+ * Path of the MCP endpoint, the protected resource of the OAuth authorization server: core binds an
+ * OAuth access token to `${PUBLIC_URL}${MCP_RESOURCE_PATH}` (RFC 8707) and accepts it only on calls
+ * the MCP gateway marks with GATEWAY_HEADER.
+ */
+export const MCP_RESOURCE_PATH = "/api/mcp/v1";

@@ -80,7 +80,16 @@ async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createAuthInterceptor(
   authenticator: Authenticator,
-  options: { trustClientIp: boolean },
+  options: {
+    trustClientIp: boolean;
+    /**
+     * The resource each gateway serves, by its GATEWAY_HEADER value (MCP: `${PUBLIC_URL}/api/mcp/v1`).
+     * An OAuth access token is accepted only on calls a trusted gateway marks as its audience, so a
+     * token issued for the MCP endpoint is refused on REST and on direct gRPC (RFC 8707, MCP
+     * authorization "Token Audience Binding and Validation").
+     */
+    resources?: Readonly<Record<string, string>>;
+  },
 ): Interceptor {
   return (next) => async (req) => {
     const method = `${req.service.typeName}/${req.method.name}`;
@@ -97,6 +106,15 @@ export function createAuthInterceptor(
       });
       const deadline = PROBE_AUTH_DEADLINE_MS[method];
       const principal = await (deadline === undefined ? resolving : withinDeadline(resolving, deadline));
+      if (principal.kind === "token" && principal.audience !== undefined) {
+        const gateway = options.trustClientIp ? req.header.get(GATEWAY_HEADER) : null;
+        const resource = gateway ? options.resources?.[gateway] : undefined;
+        if (resource !== principal.audience) {
+          throw unauthenticated(
+            `this access token was issued for ${principal.audience}, not for this endpoint`,
+          );
+        }
+      }
       enforceRequirement(requirement, principal, method, req.header.get(GATEWAY_HEADER) !== MCP_GATEWAY);
       req.contextValues.set(principalKey, principal);
     }

@@ -42,6 +42,9 @@ interface TokenRow {
   token_hash: Buffer;
   plan: PlanName;
   limits_override: LimitsOverride;
+  /** OAuth access tokens: the resource they were issued for, and when they expire. */
+  resource: string | null;
+  expires_at: Date | null;
 }
 
 interface SessionRow {
@@ -96,10 +99,20 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return cached.principal;
     }
     cache.delete(key);
+    // API tokens, and OAuth access tokens (same kmt_ format) whose grant, an api_tokens row of kind
+    // 'oauth', is the token id: per-token limits, last use and revocation apply to the connection.
     const [row] = await db.sql<TokenRow[]>`
-      select t.id, t.tenant_id, tn.slug, t.scopes, t.token_hash, tn.plan, tn.limits_override
+      select t.id, t.tenant_id, tn.slug, t.scopes, t.token_hash, tn.plan, tn.limits_override,
+             null::text as resource, null::timestamptz as expires_at
       from api_tokens t join tenants tn on tn.id = t.tenant_id
-      where t.token_hash = ${hash} and t.revoked_at is null`;
+      where t.token_hash = ${hash} and t.revoked_at is null
+      union all
+      select g.id, g.tenant_id, tn.slug, a.scopes, a.token_hash, tn.plan, tn.limits_override,
+             a.resource, a.expires_at
+      from oauth_access_tokens a
+      join api_tokens g on g.id = a.grant_id
+      join tenants tn on tn.id = g.tenant_id
+      where a.token_hash = ${hash} and a.expires_at > now() and g.revoked_at is null`;
     // A lookup that started before a revoke committed may still have seen the token active.
     if (!row || !sameHash(row.token_hash, hash) || revoked.has(row.id)) {
       throw unauthenticated("invalid or revoked API token");
@@ -112,9 +125,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       plan: row.plan,
       limits: limitsFor(row.plan, row.limits_override),
       scopes: new Set(row.scopes),
+      ...(row.resource === null ? {} : { audience: row.resource }),
     };
     if (cache.size > 10_000) cache.clear();
-    cache.set(key, { principal, expires: now() + ttl });
+    // An OAuth access token is not served from cache past its own expiry.
+    const expires = Math.min(
+      now() + ttl,
+      row.expires_at ? row.expires_at.getTime() : Number.POSITIVE_INFINITY,
+    );
+    cache.set(key, { principal, expires });
     touch(row.id);
     return principal;
   }

@@ -53,6 +53,13 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.TenancyService/UpdateModelSelection": tenant("admin"),
   "memory.v1.TenancyService/ExportAudit": SESSION_TENANT,
   "memory.v1.TenancyService/ExportTenant": SESSION_TENANT,
+  // OAuth: registration, client lookup, token and revocation endpoints authenticate the client by
+  // its own credentials in the request (RFC 6749 2.3); consent needs a signed-in member.
+  "memory.v1.TenancyService/RegisterOAuthClient": PUBLIC,
+  "memory.v1.TenancyService/GetOAuthClient": PUBLIC,
+  "memory.v1.TenancyService/AuthorizeOAuthClient": SESSION_TENANT,
+  "memory.v1.TenancyService/ExchangeOAuthGrant": PUBLIC,
+  "memory.v1.TenancyService/RevokeOAuthToken": PUBLIC,
 
   "memory.v1.BillingService/CreateCheckout": SESSION_TENANT,
   "memory.v1.BillingService/CreatePortalSession": SESSION_TENANT,

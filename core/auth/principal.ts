@@ -14,6 +14,11 @@ export type Principal =
       readonly plan: PlanName;
       readonly limits: PlanLimits;
       readonly scopes: ReadonlySet<Scope>;
+      /**
+       * OAuth access tokens only: the resource (RFC 8707 audience) the token was issued for. Core
+       * accepts such a token only on calls for that resource (auth-interceptor.ts).
+       */
+      readonly audience?: string;
     }
   | {
       readonly kind: "session";

@@ -60,14 +60,25 @@ export interface ActiveToken {
   scopes: Scope[];
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** "oauth": a connection an MCP client obtained through the consent page (name: the client's). */
+  kind: "api" | "oauth";
+  oauthClientId: string | null;
 }
 
 /** Active tokens of a tenant, newest first. */
 export async function listActiveTokens(sql: Sql | TransactionSql, tenantId: string): Promise<ActiveToken[]> {
   const rows = await sql<
-    { id: string; name: string; scopes: Scope[]; created_at: Date; last_used_at: Date | null }[]
+    {
+      id: string;
+      name: string;
+      scopes: Scope[];
+      created_at: Date;
+      last_used_at: Date | null;
+      kind: "api" | "oauth";
+      oauth_client_id: string | null;
+    }[]
   >`
-    select id, name, scopes, created_at, last_used_at from api_tokens
+    select id, name, scopes, created_at, last_used_at, kind, oauth_client_id from api_tokens
     where tenant_id = ${tenantId} and revoked_at is null
     order by created_at desc, id`;
   return rows.map((r) => ({
@@ -76,6 +87,8 @@ export async function listActiveTokens(sql: Sql | TransactionSql, tenantId: stri
     scopes: r.scopes,
     createdAt: r.created_at,
     lastUsedAt: r.last_used_at,
+    kind: r.kind,
+    oauthClientId: r.oauth_client_id,
   }));
 }
 

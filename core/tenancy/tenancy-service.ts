@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
-import type { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { type TenancyService, TokenKind } from "../../gen/memory/v1/tenancy_service_pb.js";
 import type { Authenticator } from "../auth/authenticate.js";
 import { tenantCaller } from "../auth/caller.js";
 import { clientIpKey, type PlanName, principalKey } from "../auth/principal.js";
@@ -21,6 +21,12 @@ import { sessionOf } from "./get-session.js";
 import { listProviderKeys } from "./list-provider-keys.js";
 import type { MagicLinkMailer } from "./magic-link-mailer.js";
 import { getModelSelection, type ModelSelection, updateModelSelection } from "./model-selection.js";
+import { authorizeOAuthClient } from "./oauth/authorize-oauth-client.js";
+import { exchangeOAuthGrant } from "./oauth/exchange-oauth-grant.js";
+import { oauthClientMessage } from "./oauth/oauth-client-message.js";
+import { findClient, oauthRejected } from "./oauth/oauth-rules.js";
+import { registerOAuthClient } from "./oauth/register-oauth-client.js";
+import { revokeOAuthToken } from "./oauth/revoke-oauth-token.js";
 import { onboard, type StartCheckout } from "./onboard.js";
 import { planEnum, planName, scopeEnum, scopeName } from "./proto-enums.js";
 import { revokeToken } from "./revoke-token.js";
@@ -144,6 +150,8 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
         tokens: tokens.map((t) => ({
           id: t.id,
           name: t.name,
+          kind: t.kind === "oauth" ? TokenKind.OAUTH : TokenKind.API,
+          ...(t.oauthClientId ? { oauthClientId: t.oauthClientId } : {}),
           scopes: t.scopes.map(scopeEnum),
           createdAt: timestampFromDate(t.createdAt),
           ...(t.lastUsedAt ? { lastUsedAt: timestampFromDate(t.lastUsedAt) } : {}),
@@ -229,6 +237,72 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
 
     exportTenant(_req, ctx) {
       return asChunks(exportTenant(deps, tenantCaller(ctx), { ip: clientIp(ctx), signal: ctx.signal }));
+    },
+
+    async registerOAuthClient(req) {
+      const { client, secret } = await registerOAuthClient(deps, {
+        clientName: req.clientName,
+        redirectUris: req.redirectUris,
+        tokenEndpointAuthMethod: req.tokenEndpointAuthMethod,
+        grantTypes: req.grantTypes,
+        responseTypes: req.responseTypes,
+        scope: req.scope,
+        clientUri: req.clientUri,
+        logoUri: req.logoUri,
+        softwareId: req.softwareId,
+        softwareVersion: req.softwareVersion,
+      });
+      return { client: oauthClientMessage(client), ...(secret ? { clientSecret: secret } : {}) };
+    },
+
+    async getOAuthClient(req) {
+      const client = await findClient(deps.db.sql, req.clientId);
+      if (!client) throw oauthRejected("invalid_client", "unknown client_id");
+      return { client: oauthClientMessage(client) };
+    },
+
+    async authorizeOAuthClient(req, ctx) {
+      return authorizeOAuthClient(deps, tenantCaller(ctx), {
+        clientId: req.clientId,
+        redirectUri: req.redirectUri,
+        redirectUriGiven: req.redirectUriGiven,
+        scopes: req.scopes.map(scopeName),
+        codeChallenge: req.codeChallenge,
+        codeChallengeMethod: req.codeChallengeMethod,
+        resource: req.resource,
+        ip: clientIp(ctx),
+      });
+    },
+
+    async exchangeOAuthGrant(req, ctx) {
+      const issued = await exchangeOAuthGrant(deps, {
+        clientId: req.clientId,
+        clientSecret: req.clientSecret,
+        grantType: req.grantType,
+        code: req.code,
+        codeVerifier: req.codeVerifier,
+        redirectUri: req.redirectUri,
+        refreshToken: req.refreshToken,
+        scopes: req.scopes.map(scopeName),
+        resource: req.resource,
+        ip: clientIp(ctx),
+      });
+      return {
+        accessToken: issued.accessToken,
+        expiresInSeconds: issued.expiresInSeconds,
+        refreshToken: issued.refreshToken ?? "",
+        scopes: issued.scopes.map(scopeEnum),
+      };
+    },
+
+    async revokeOAuthToken(req, ctx) {
+      await revokeOAuthToken(deps, {
+        clientId: req.clientId,
+        clientSecret: req.clientSecret,
+        token: req.token,
+        ip: clientIp(ctx),
+      });
+      return {};
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   CreateTokenRequestSchema,
   RevokeTokenRequestSchema,
   ScopeSchema,
+  TokenKind,
 } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
 import { errorResponses } from "../error-schemas.js";
@@ -24,6 +25,11 @@ export const apiTokenSchema = z
     scopes: z.array(scopeSchema),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().describe("Updated on use, at most about once a minute"),
+    kind: z
+      .enum(["api", "oauth"])
+      .describe(
+        "api: a kmt_ token created here; oauth: an assistant connected through OAuth (name: the client's), revoked the same way",
+      ),
   })
   .meta({ id: "ApiToken" });
 
@@ -54,6 +60,7 @@ function tokenBody(token: ApiToken) {
     scopes: token.scopes.map((s) => enumWord(ScopeSchema, s) as z.infer<typeof scopeSchema>),
     createdAt: isoTime(token.createdAt) ?? "",
     lastUsedAt: isoTime(token.lastUsedAt),
+    kind: token.kind === TokenKind.OAUTH ? ("oauth" as const) : ("api" as const),
   };
 }
 
@@ -72,7 +79,7 @@ export const tokenRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, opt
       schema: {
         ...describeOperation(options, {
           id: "listTokens",
-          summary: "Active API tokens of the workspace, newest first",
+          summary: "Active API tokens and OAuth connections of the workspace, newest first",
           tag: "tokens",
           rpc: "memory.v1.TenancyService/ListTokens",
         }),

@@ -168,6 +168,20 @@ test("rate_limited is 429 / -32029 with Retry-After", (t) => {
   t.deepEqual(rpc.data, { reason: "rate_limited", retry_after_seconds: 7 });
 });
 
+test("oauth_rejected follows its gRPC code (400 / 401) and carries the RFC error code", (t) => {
+  const grant = coreError(Code.InvalidArgument, ErrorReason.OAUTH_REJECTED, "code already used", {
+    metadata: { oauth_error: "invalid_grant" },
+  });
+  t.is(toHttpError(grant).status, 400);
+  t.is(toJsonRpcError(grant).code, -32602);
+  t.is(readErrorDetails(grant).metadata.oauth_error, "invalid_grant");
+  t.is(errorInfoOf(grant).reason, "oauth_rejected");
+  const client = coreError(Code.Unauthenticated, ErrorReason.OAUTH_REJECTED, "client authentication failed", {
+    metadata: { oauth_error: "invalid_client" },
+  });
+  t.is(toHttpError(client).status, 401);
+});
+
 test("content_required is 400 on REST and -32603 on MCP", (t) => {
   const error = contentRequired();
   t.is(toHttpError(error).status, 400);

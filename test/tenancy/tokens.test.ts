@@ -77,7 +77,14 @@ test("a created token is shown once, stored only as its SHA-256, listed without 
   const list = await tokensApi(session);
   t.is(list.status, 200);
   const tokens = (await list.json()) as Record<string, unknown>[];
-  t.deepEqual(Object.keys(tokens[0] ?? {}).sort(), ["createdAt", "id", "lastUsedAt", "name", "scopes"]);
+  t.deepEqual(Object.keys(tokens[0] ?? {}).sort(), [
+    "createdAt",
+    "id",
+    "kind",
+    "lastUsedAt",
+    "name",
+    "scopes",
+  ]);
   t.like(tokens[0], { id: created.id, name: "laptop", scopes: ["read", "write"], lastUsedAt: null });
   t.false(JSON.stringify(tokens).includes(created.token));
 

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/tenancy_service.proto.
  */
 export const file_memory_v1_tenancy_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnkvdjEvdGVuYW5jeV9zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEiiwEKElN0YXJ0U2lnbkluUmVxdWVzdBIZCgVlbWFpbBgBIAEoCUIKukgHcgUYwAJgARIaCghiYXNlX3VybBgCIAEoCUIIukgFcgOIAQESLAoNY2FsbGJhY2tfcGF0aBgDIAEoCUIQukgNcgsYgAQyBl4vW14vXUgAiAEBQhAKDl9jYWxsYmFja19wYXRoIhUKE1N0YXJ0U2lnbkluUmVzcG9uc2UiMgoVQ29tcGxldGVTaWduSW5SZXF1ZXN0EhkKBXRva2VuGAEgASgJQgq6SAdyBRABGMgBItYBChZDb21wbGV0ZVNpZ25JblJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIYChBuZWVkc19vbmJvYXJkaW5nGAUgASgIEhYKCXRlbmFudF9pZBgGIAEoCUgAiAEBEhUKDXJlZGlyZWN0X3BhdGgYByABKAlCDAoKX3RlbmFudF9pZCIQCg5TaWduT3V0UmVxdWVzdCIRCg9TaWduT3V0UmVzcG9uc2UiEwoRR2V0U2Vzc2lvblJlcXVlc3Qi+QEKEkdldFNlc3Npb25SZXNwb25zZRIUCgd1c2VyX2lkGAEgASgJSACIAQESEgoFZW1haWwYAiABKAlIAYgBARIWCgl0ZW5hbnRfaWQYAyABKAlIAogBARIYCgt0ZW5hbnRfc2x1ZxgEIAEoCUgDiAEBEh0KBHBsYW4YBSABKA4yDy5tZW1vcnkudjEuUGxhbhIgCgZzY29wZXMYBiADKA4yEC5tZW1vcnkudjEuU2NvcGUSEgoKY3JlZGVudGlhbBgHIAEoCUIKCghfdXNlcl9pZEIICgZfZW1haWxCDAoKX3RlbmFudF9pZEIOCgxfdGVuYW50X3NsdWcihQEKDk9uYm9hcmRSZXF1ZXN0Ei4KBHNsdWcYASABKAlCILpIHXIbMhleW2EtejAtOV1bYS16MC05LV17MSw2Mn0kEhgKBG5hbWUYAiABKAlCCrpIB3IFEAEYyAESKQoEcGxhbhgDIAEoDjIPLm1lbW9yeS52MS5QbGFuQgq6SAeCAQQQASAAIjoKD09uYm9hcmRSZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJsGAIgASgJIr4BCghBcGlUb2tlbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiAKBnNjb3BlcxgDIAMoDjIQLm1lbW9yeS52MS5TY29wZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDwoNX2xhc3RfdXNlZF9hdCITChFMaXN0VG9rZW5zUmVxdWVzdCI5ChJMaXN0VG9rZW5zUmVzcG9uc2USIwoGdG9rZW5zGAEgAygLMhMubWVtb3J5LnYxLkFwaVRva2VuImYKEkNyZWF0ZVRva2VuUmVxdWVzdBIXCgRuYW1lGAEgASgJQgm6SAZyBBABGGQSNwoGc2NvcGVzGAIgAygOMhAubWVtb3J5LnYxLlNjb3BlQhW6SBKSAQ8IARADGAEiB4IBBBABIAAiUwoTQ3JlYXRlVG9rZW5SZXNwb25zZRIKCgJpZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIhCgRpbmZvGAMgASgLMhMubWVtb3J5LnYxLkFwaVRva2VuIioKElJldm9rZVRva2VuUmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiFQoTUmV2b2tlVG9rZW5SZXNwb25zZSLIAwoLUHJvdmlkZXJLZXkSCgoCaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDQoFbGFiZWwYAyABKAkSEgoKbWFza2VkX2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfdGVzdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhkKDGxhc3RfdGVzdF9vaxgIIAEoCEgCiAEBEg0KBW1vZGVsGAkgASgJEhEKCWRpbWVuc2lvbhgKIAEoBRI1CgxsYXN0X3VzZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQESHAoPbGFzdF90ZXN0X2Vycm9yGAwgASgJSASIAQESEAoIdXNlZF9mb3IYDSADKAlCCwoJX2Jhc2VfdXJsQhEKD19sYXN0X3Rlc3RlZF9hdEIPCg1fbGFzdF90ZXN0X29rQg8KDV9sYXN0X3VzZWRfYXRCEgoQX2xhc3RfdGVzdF9lcnJvciIZChdMaXN0UHJvdmlkZXJLZXlzUmVxdWVzdCJAChhMaXN0UHJvdmlkZXJLZXlzUmVzcG9uc2USJAoEa2V5cxgBIAMoCzIWLm1lbW9yeS52MS5Qcm92aWRlcktleSL6AQoYQ3JlYXRlUHJvdmlkZXJLZXlSZXF1ZXN0ElEKCHByb3ZpZGVyGAEgASgJQj+6SDxyOlIGb3BlbmFpUgZjb2hlcmVSBGppbmFSBnZveWFnZVIHbWlzdHJhbFIRb3BlbmFpLWNvbXBhdGlibGUSFgoFbGFiZWwYAiABKAlCB7pIBHICGGQSGwoHYXBpX2tleRgDIAEoCUIKukgHcgUQCBiABBIfCghiYXNlX3VybBgEIAEoCUIIukgFcgOIAQFIAIgBARIeCgVtb2RlbBgFIAEoCUIKukgHcgUQARjIAUgBiAEBQgsKCV9iYXNlX3VybEIICgZfbW9kZWwiQAoZQ3JlYXRlUHJvdmlkZXJLZXlSZXNwb25zZRIjCgNrZXkYASABKAsyFi5tZW1vcnkudjEuUHJvdmlkZXJLZXkiLQoWVGVzdFByb3ZpZGVyS2V5UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASKKAQoXVGVzdFByb3ZpZGVyS2V5UmVzcG9uc2USCgoCb2sYASABKAgSEgoKbGF0ZW5jeV9tcxgCIAEoBRIPCgdtZXNzYWdlGAMgASgJEhEKCWRpbWVuc2lvbhgEIAEoBRINCgVtb2RlbBgFIAEoCRISCgVlcnJvchgGIAEoCUgAiAEBQggKBl9lcnJvciIwChhEZWxldGVQcm92aWRlcktleVJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBIiwKGURlbGV0ZVByb3ZpZGVyS2V5UmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCCJECg9SZWVtYmVkUHJvZ3Jlc3MSFAoMdGFyZ2V0X3NwYWNlGAEgASgJEg0KBXRvdGFsGAIgASgFEgwKBGRvbmUYAyABKAUi0AEKDk1vZGVsU2VsZWN0aW9uEh0KEGVtYmVkZGluZ19rZXlfaWQYASABKAlIAIgBARIaCg1yZXJhbmtfa2V5X2lkGAIgASgJSAGIAQESHgoWYWN0aXZlX2VtYmVkZGluZ19zcGFjZRgDIAEoCRIwCgdyZWVtYmVkGAQgASgLMhoubWVtb3J5LnYxLlJlZW1iZWRQcm9ncmVzc0gCiAEBQhMKEV9lbWJlZGRpbmdfa2V5X2lkQhAKDl9yZXJhbmtfa2V5X2lkQgoKCF9yZWVtYmVkIhoKGEdldE1vZGVsU2VsZWN0aW9uUmVxdWVzdCJJChlHZXRNb2RlbFNlbGVjdGlvblJlc3BvbnNlEiwKCXNlbGVjdGlvbhgBIAEoCzIZLm1lbW9yeS52MS5Nb2RlbFNlbGVjdGlvbiKRAQobVXBkYXRlTW9kZWxTZWxlY3Rpb25SZXF1ZXN0EiYKEGVtYmVkZGluZ19rZXlfaWQYASABKAlCB7pIBHICGCRIAIgBARIjCg1yZXJhbmtfa2V5X2lkGAIgASgJQge6SARyAhgkSAGIAQFCEwoRX2VtYmVkZGluZ19rZXlfaWRCEAoOX3JlcmFua19rZXlfaWQiTAocVXBkYXRlTW9kZWxTZWxlY3Rpb25SZXNwb25zZRIsCglzZWxlY3Rpb24YASABKAsyGS5tZW1vcnkudjEuTW9kZWxTZWxlY3Rpb24iFAoSRXhwb3J0QXVkaXRSZXF1ZXN0IiQKE0V4cG9ydEF1ZGl0UmVzcG9uc2USDQoFY2h1bmsYASABKAwiFQoTRXhwb3J0VGVuYW50UmVxdWVzdCIlChRFeHBvcnRUZW5hbnRSZXNwb25zZRINCgVjaHVuaxgBIAEoDCpQCgVTY29wZRIVChFTQ09QRV9VTlNQRUNJRklFRBAAEg4KClNDT1BFX1JFQUQQARIPCgtTQ09QRV9XUklURRACEg8KC1NDT1BFX0FETUlOEAMyzgoKDlRlbmFuY3lTZXJ2aWNlEkwKC1N0YXJ0U2lnbkluEh0ubWVtb3J5LnYxLlN0YXJ0U2lnbkluUmVxdWVzdBoeLm1lbW9yeS52MS5TdGFydFNpZ25JblJlc3BvbnNlElUKDkNvbXBsZXRlU2lnbkluEiAubWVtb3J5LnYxLkNvbXBsZXRlU2lnbkluUmVxdWVzdBohLm1lbW9yeS52MS5Db21wbGV0ZVNpZ25JblJlc3BvbnNlEkAKB1NpZ25PdXQSGS5tZW1vcnkudjEuU2lnbk91dFJlcXVlc3QaGi5tZW1vcnkudjEuU2lnbk91dFJlc3BvbnNlEkkKCkdldFNlc3Npb24SHC5tZW1vcnkudjEuR2V0U2Vzc2lvblJlcXVlc3QaHS5tZW1vcnkudjEuR2V0U2Vzc2lvblJlc3BvbnNlEkAKB09uYm9hcmQSGS5tZW1vcnkudjEuT25ib2FyZFJlcXVlc3QaGi5tZW1vcnkudjEuT25ib2FyZFJlc3BvbnNlEkkKCkxpc3RUb2tlbnMSHC5tZW1vcnkudjEuTGlzdFRva2Vuc1JlcXVlc3QaHS5tZW1vcnkudjEuTGlzdFRva2Vuc1Jlc3BvbnNlEkwKC0NyZWF0ZVRva2VuEh0ubWVtb3J5LnYxLkNyZWF0ZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5DcmVhdGVUb2tlblJlc3BvbnNlEkwKC1Jldm9rZVRva2VuEh0ubWVtb3J5LnYxLlJldm9rZVRva2VuUmVxdWVzdBoeLm1lbW9yeS52MS5SZXZva2VUb2tlblJlc3BvbnNlElsKEExpc3RQcm92aWRlcktleXMSIi5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1JlcXVlc3QaIy5tZW1vcnkudjEuTGlzdFByb3ZpZGVyS2V5c1Jlc3BvbnNlEl4KEUNyZWF0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkNyZWF0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5DcmVhdGVQcm92aWRlcktleVJlc3BvbnNlElgKD1Rlc3RQcm92aWRlcktleRIhLm1lbW9yeS52MS5UZXN0UHJvdmlkZXJLZXlSZXF1ZXN0GiIubWVtb3J5LnYxLlRlc3RQcm92aWRlcktleVJlc3BvbnNlEl4KEURlbGV0ZVByb3ZpZGVyS2V5EiMubWVtb3J5LnYxLkRlbGV0ZVByb3ZpZGVyS2V5UmVxdWVzdBokLm1lbW9yeS52MS5EZWxldGVQcm92aWRlcktleVJlc3BvbnNlEl4KEUdldE1vZGVsU2VsZWN0aW9uEiMubWVtb3J5LnYxLkdldE1vZGVsU2VsZWN0aW9uUmVxdWVzdBokLm1lbW9yeS52MS5HZXRNb2RlbFNlbGVjdGlvblJlc3BvbnNlEmcKFFVwZGF0ZU1vZGVsU2VsZWN0aW9uEiYubWVtb3J5LnYxLlVwZGF0ZU1vZGVsU2VsZWN0aW9uUmVxdWVzdBonLm1lbW9yeS52MS5VcGRhdGVNb2RlbFNlbGVjdGlvblJlc3BvbnNlEk4KC0V4cG9ydEF1ZGl0Eh0ubWVtb3J5LnYxLkV4cG9ydEF1ZGl0UmVxdWVzdBoeLm1lbW9yeS52MS5FeHBvcnRBdWRpdFJlc3BvbnNlMAESUQoMRXhwb3J0VGVuYW50Eh4ubWVtb3J5LnYxLkV4cG9ydFRlbmFudFJlcXVlc3QaHy5tZW1vcnkudjEuRXhwb3J0VGVuYW50UmVzcG9uc2UwAWIGcHJvdG8z", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch9tZW1vcnkvdjEvdGVuYW5jeV9zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEiiwEKElN0YXJ0U2lnbkluUmVxdWVzdBIZCgVlbWFpbBgBIAEoCUIKukgHcgUYwAJgARIaCghiYXNlX3VybBgCIAEoCUIIukgFcgOIAQESLAoNY2FsbGJhY2tfcGF0aBgDIAEoCUIQukgNcgsYgBAyBl4vW14vXUgAiAEBQhAKDl9jYWxsYmFja19wYXRoIhUKE1N0YXJ0U2lnbkluUmVzcG9uc2UiMgoVQ29tcGxldGVTaWduSW5SZXF1ZXN0EhkKBXRva2VuGAEgASgJQgq6SAdyBRABGMgBItYBChZDb21wbGV0ZVNpZ25JblJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdXNlcl9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIYChBuZWVkc19vbmJvYXJkaW5nGAUgASgIEhYKCXRlbmFudF9pZBgGIAEoCUgAiAEBEhUKDXJlZGlyZWN0X3BhdGgYByABKAlCDAoKX3RlbmFudF9pZCIQCg5TaWduT3V0UmVxdWVzdCIRCg9TaWduT3V0UmVzcG9uc2UiEwoRR2V0U2Vzc2lvblJlcXVlc3Qi+QEKEkdldFNlc3Npb25SZXNwb25zZRIUCgd1c2VyX2lkGAEgASgJSACIAQESEgoFZW1haWwYAiABKAlIAYgBARIWCgl0ZW5hbnRfaWQYAyABKAlIAogBARIYCgt0ZW5hbnRfc2x1ZxgEIAEoCUgDiAEBEh0KBHBsYW4YBSABKA4yDy5tZW1vcnkudjEuUGxhbhIgCgZzY29wZXMYBiADKA4yEC5tZW1vcnkudjEuU2NvcGUSEgoKY3JlZGVudGlhbBgHIAEoCUIKCghfdXNlcl9pZEIICgZfZW1haWxCDAoKX3RlbmFudF9pZEIOCgxfdGVuYW50X3NsdWcihQEKDk9uYm9hcmRSZXF1ZXN0Ei4KBHNsdWcYASABKAlCILpIHXIbMhleW2EtejAtOV1bYS16MC05LV17MSw2Mn0kEhgKBG5hbWUYAiABKAlCCrpIB3IFEAEYyAESKQoEcGxhbhgDIAEoDjIPLm1lbW9yeS52MS5QbGFuQgq6SAeCAQQQASAAIjoKD09uYm9hcmRSZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJsGAIgASgJIpQCCghBcGlUb2tlbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiAKBnNjb3BlcxgDIAMoDjIQLm1lbW9yeS52MS5TY29wZRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxsYXN0X3VzZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESIgoEa2luZBgGIAEoDjIULm1lbW9yeS52MS5Ub2tlbktpbmQSHAoPb2F1dGhfY2xpZW50X2lkGAcgASgJSAGIAQFCDwoNX2xhc3RfdXNlZF9hdEISChBfb2F1dGhfY2xpZW50X2lkIhMKEUxpc3RUb2tlbnNSZXF1ZXN0IjkKEkxpc3RUb2tlbnNSZXNwb25zZRIjCgZ0b2tlbnMYASADKAsyEy5tZW1vcnkudjEuQXBpVG9rZW4iZgoSQ3JlYXRlVG9rZW5SZXF1ZXN0EhcKBG5hbWUYASABKAlCCbpIBnIEEAEYZBI3CgZzY29wZXMYAiADKA4yEC5tZW1vcnkudjEuU2NvcGVCFbpIEpIBDwgBEAMYASIHggEEEAEgACJTChNDcmVhdGVUb2tlblJlc3BvbnNlEgoKAmlkGAEgASgJEg0KBXRva2VuGAIgASgJEiEKBGluZm8YAyABKAsyEy5tZW1vcnkudjEuQXBpVG9rZW4iKgoSUmV2b2tlVG9rZW5SZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASIVChNSZXZva2VUb2tlblJlc3BvbnNlIsgDCgtQcm92aWRlcktleRIKCgJpZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRINCgVsYWJlbBgDIAEoCRISCgptYXNrZWRfa2V5GAQgASgJEhUKCGJhc2VfdXJsGAUgASgJSACIAQESLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoObGFzdF90ZXN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESGQoMbGFzdF90ZXN0X29rGAggASgISAKIAQESDQoFbW9kZWwYCSABKAkSEQoJZGltZW5zaW9uGAogASgFEjUKDGxhc3RfdXNlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIA4gBARIcCg9sYXN0X3Rlc3RfZXJyb3IYDCABKAlIBIgBARIQCgh1c2VkX2ZvchgNIAMoCUILCglfYmFzZV91cmxCEQoPX2xhc3RfdGVzdGVkX2F0Qg8KDV9sYXN0X3Rlc3Rfb2tCDwoNX2xhc3RfdXNlZF9hdEISChBfbGFzdF90ZXN0X2Vycm9yIhkKF0xpc3RQcm92aWRlcktleXNSZXF1ZXN0IkAKGExpc3RQcm92aWRlcktleXNSZXNwb25zZRIkCgRrZXlzGAEgAygLMhYubWVtb3J5LnYxLlByb3ZpZGVyS2V5IvoBChhDcmVhdGVQcm92aWRlcktleVJlcXVlc3QSUQoIcHJvdmlkZXIYASABKAlCP7pIPHI6UgZvcGVuYWlSBmNvaGVyZVIEamluYVIGdm95YWdlUgdtaXN0cmFsUhFvcGVuYWktY29tcGF0aWJsZRIWCgVsYWJlbBgCIAEoCUIHukgEcgIYZBIbCgdhcGlfa2V5GAMgASgJQgq6SAdyBRAIGIAEEh8KCGJhc2VfdXJsGAQgASgJQgi6SAVyA4gBAUgAiAEBEh4KBW1vZGVsGAUgASgJQgq6SAdyBRABGMgBSAGIAQFCCwoJX2Jhc2VfdXJsQggKBl9tb2RlbCJAChlDcmVhdGVQcm92aWRlcktleVJlc3BvbnNlEiMKA2tleRgBIAEoCzIWLm1lbW9yeS52MS5Qcm92aWRlcktleSItChZUZXN0UHJvdmlkZXJLZXlSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABIooBChdUZXN0UHJvdmlkZXJLZXlSZXNwb25zZRIKCgJvaxgBIAEoCBISCgpsYXRlbmN5X21zGAIgASgFEg8KB21lc3NhZ2UYAyABKAkSEQoJZGltZW5zaW9uGAQgASgFEg0KBW1vZGVsGAUgASgJEhIKBWVycm9yGAYgASgJSACIAQFCCAoGX2Vycm9yIjAKGERlbGV0ZVByb3ZpZGVyS2V5UmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiLAoZRGVsZXRlUHJvdmlkZXJLZXlSZXNwb25zZRIPCgdkZWxldGVkGAEgASgIIkQKD1JlZW1iZWRQcm9ncmVzcxIUCgx0YXJnZXRfc3BhY2UYASABKAkSDQoFdG90YWwYAiABKAUSDAoEZG9uZRgDIAEoBSLQAQoOTW9kZWxTZWxlY3Rpb24SHQoQZW1iZWRkaW5nX2tleV9pZBgBIAEoCUgAiAEBEhoKDXJlcmFua19rZXlfaWQYAiABKAlIAYgBARIeChZhY3RpdmVfZW1iZWRkaW5nX3NwYWNlGAMgASgJEjAKB3JlZW1iZWQYBCABKAsyGi5tZW1vcnkudjEuUmVlbWJlZFByb2dyZXNzSAKIAQFCEwoRX2VtYmVkZGluZ19rZXlfaWRCEAoOX3JlcmFua19rZXlfaWRCCgoIX3JlZW1iZWQiGgoYR2V0TW9kZWxTZWxlY3Rpb25SZXF1ZXN0IkkKGUdldE1vZGVsU2VsZWN0aW9uUmVzcG9uc2USLAoJc2VsZWN0aW9uGAEgASgLMhkubWVtb3J5LnYxLk1vZGVsU2VsZWN0aW9uIpEBChtVcGRhdGVNb2RlbFNlbGVjdGlvblJlcXVlc3QSJgoQZW1iZWRkaW5nX2tleV9pZBgBIAEoCUIHukgEcgIYJEgAiAEBEiMKDXJlcmFua19rZXlfaWQYAiABKAlCB7pIBHICGCRIAYgBAUITChFfZW1iZWRkaW5nX2tleV9pZEIQCg5fcmVyYW5rX2tleV9pZCJMChxVcGRhdGVNb2RlbFNlbGVjdGlvblJlc3BvbnNlEiwKCXNlbGVjdGlvbhgBIAEoCzIZLm1lbW9yeS52MS5Nb2RlbFNlbGVjdGlvbiIUChJFeHBvcnRBdWRpdFJlcXVlc3QiJAoTRXhwb3J0QXVkaXRSZXNwb25zZRINCgVjaHVuaxgBIAEoDCIVChNFeHBvcnRUZW5hbnRSZXF1ZXN0IiUKFEV4cG9ydFRlbmFudFJlc3BvbnNlEg0KBWNodW5rGAEgASgMIoADCgtPQXV0aENsaWVudBIRCgljbGllbnRfaWQYASABKAkSEwoLY2xpZW50X25hbWUYAiABKAkSFQoNcmVkaXJlY3RfdXJpcxgDIAMoCRIiChp0b2tlbl9lbmRwb2ludF9hdXRoX21ldGhvZBgEIAEoCRIgCgZzY29wZXMYBSADKA4yEC5tZW1vcnkudjEuU2NvcGUSFwoKY2xpZW50X3VyaRgGIAEoCUgAiAEBEhUKCGxvZ29fdXJpGAcgASgJSAGIAQESLQoJaXNzdWVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtncmFudF90eXBlcxgJIAMoCRIYCgtzb2Z0d2FyZV9pZBgKIAEoCUgCiAEBEh0KEHNvZnR3YXJlX3ZlcnNpb24YCyABKAlIA4gBAUINCgtfY2xpZW50X3VyaUILCglfbG9nb191cmlCDgoMX3NvZnR3YXJlX2lkQhMKEV9zb2Z0d2FyZV92ZXJzaW9uItYDChpSZWdpc3Rlck9BdXRoQ2xpZW50UmVxdWVzdBIdCgtjbGllbnRfbmFtZRgBIAEoCUIIukgFcgMYyAESJgoNcmVkaXJlY3RfdXJpcxgCIAMoCUIPukgMkgEJEAoiBXIDGNAPEisKGnRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kGAMgASgJQge6SARyAhhAEiMKC2dyYW50X3R5cGVzGAQgAygJQg66SAuSAQgQCiIEcgIYZBImCg5yZXNwb25zZV90eXBlcxgFIAMoCUIOukgLkgEIEAoiBHICGGQSHAoFc2NvcGUYBiABKAlCCLpIBXIDGMgBSACIAQESIQoKY2xpZW50X3VyaRgHIAEoCUIIukgFcgMY0A9IAYgBARIfCghsb2dvX3VyaRgIIAEoCUIIukgFcgMY0A9IAogBARIiCgtzb2Z0d2FyZV9pZBgJIAEoCUIIukgFcgMYyAFIA4gBARImChBzb2Z0d2FyZV92ZXJzaW9uGAogASgJQge6SARyAhhkSASIAQFCCAoGX3Njb3BlQg0KC19jbGllbnRfdXJpQgsKCV9sb2dvX3VyaUIOCgxfc29mdHdhcmVfaWRCEwoRX3NvZnR3YXJlX3ZlcnNpb24icwobUmVnaXN0ZXJPQXV0aENsaWVudFJlc3BvbnNlEiYKBmNsaWVudBgBIAEoCzIWLm1lbW9yeS52MS5PQXV0aENsaWVudBIaCg1jbGllbnRfc2VjcmV0GAIgASgJSACIAQFCEAoOX2NsaWVudF9zZWNyZXQiMwoVR2V0T0F1dGhDbGllbnRSZXF1ZXN0EhoKCWNsaWVudF9pZBgBIAEoCUIHukgEcgIYZCJAChZHZXRPQXV0aENsaWVudFJlc3BvbnNlEiYKBmNsaWVudBgBIAEoCzIWLm1lbW9yeS52MS5PQXV0aENsaWVudCKZAgobQXV0aG9yaXplT0F1dGhDbGllbnRSZXF1ZXN0EhoKCWNsaWVudF9pZBgBIAEoCUIHukgEcgIYZBIeCgxyZWRpcmVjdF91cmkYAiABKAlCCLpIBXIDGNAPEhoKEnJlZGlyZWN0X3VyaV9naXZlbhgDIAEoCBIqCgZzY29wZXMYBCADKA4yEC5tZW1vcnkudjEuU2NvcGVCCLpIBZIBAhADEiAKDmNvZGVfY2hhbGxlbmdlGAUgASgJQgi6SAVyAxjIARImChVjb2RlX2NoYWxsZW5nZV9tZXRob2QYBiABKAlCB7pIBHICGBQSHwoIcmVzb3VyY2UYByABKAlCCLpIBXIDGNAPSACIAQFCCwoJX3Jlc291cmNlIkgKHEF1dGhvcml6ZU9BdXRoQ2xpZW50UmVzcG9uc2USDAoEY29kZRgBIAEoCRIaChJleHBpcmVzX2luX3NlY29uZHMYAiABKAUi9gIKGUV4Y2hhbmdlT0F1dGhHcmFudFJlcXVlc3QSGgoJY2xpZW50X2lkGAEgASgJQge6SARyAhhkEiQKDWNsaWVudF9zZWNyZXQYAiABKAlCCLpIBXIDGMgBSACIAQESGwoKZ3JhbnRfdHlwZRgDIAEoCUIHukgEcgIYZBIWCgRjb2RlGAQgASgJQgi6SAVyAxjIARIfCg1jb2RlX3ZlcmlmaWVyGAUgASgJQgi6SAVyAxjIARIjCgxyZWRpcmVjdF91cmkYBiABKAlCCLpIBXIDGNAPSAGIAQESHwoNcmVmcmVzaF90b2tlbhgHIAEoCUIIukgFcgMYyAESKgoGc2NvcGVzGAggAygOMhAubWVtb3J5LnYxLlNjb3BlQgi6SAWSAQIQAxIfCghyZXNvdXJjZRgJIAEoCUIIukgFcgMY0A9IAogBAUIQCg5fY2xpZW50X3NlY3JldEIPCg1fcmVkaXJlY3RfdXJpQgsKCV9yZXNvdXJjZSKHAQoaRXhjaGFuZ2VPQXV0aEdyYW50UmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhoKEmV4cGlyZXNfaW5fc2Vjb25kcxgCIAEoBRIVCg1yZWZyZXNoX3Rva2VuGAMgASgJEiAKBnNjb3BlcxgEIAMoDjIQLm1lbW9yeS52MS5TY29wZSKGAQoXUmV2b2tlT0F1dGhUb2tlblJlcXVlc3QSGgoJY2xpZW50X2lkGAEgASgJQge6SARyAhhkEiQKDWNsaWVudF9zZWNyZXQYAiABKAlCCLpIBXIDGMgBSACIAQESFwoFdG9rZW4YAyABKAlCCLpIBXIDGMgBQhAKDl9jbGllbnRfc2VjcmV0IhoKGFJldm9rZU9BdXRoVG9rZW5SZXNwb25zZSpQCgVTY29wZRIVChFTQ09QRV9VTlNQRUNJRklFRBAAEg4KClNDT1BFX1JFQUQQARIPCgtTQ09QRV9XUklURRACEg8KC1NDT1BFX0FETUlOEAMqUQoJVG9rZW5LaW5kEhoKFlRPS0VOX0tJTkRfVU5TUEVDSUZJRUQQABISCg5UT0tFTl9LSU5EX0FQSRABEhQKEFRPS0VOX0tJTkRfT0FVVEgQAjK0DgoOVGVuYW5jeVNlcnZpY2USTAoLU3RhcnRTaWduSW4SHS5tZW1vcnkudjEuU3RhcnRTaWduSW5SZXF1ZXN0Gh4ubWVtb3J5LnYxLlN0YXJ0U2lnbkluUmVzcG9uc2USVQoOQ29tcGxldGVTaWduSW4SIC5tZW1vcnkudjEuQ29tcGxldGVTaWduSW5SZXF1ZXN0GiEubWVtb3J5LnYxLkNvbXBsZXRlU2lnbkluUmVzcG9uc2USQAoHU2lnbk91dBIZLm1lbW9yeS52MS5TaWduT3V0UmVxdWVzdBoaLm1lbW9yeS52MS5TaWduT3V0UmVzcG9uc2USSQoKR2V0U2Vzc2lvbhIcLm1lbW9yeS52MS5HZXRTZXNzaW9uUmVxdWVzdBodLm1lbW9yeS52MS5HZXRTZXNzaW9uUmVzcG9uc2USQAoHT25ib2FyZBIZLm1lbW9yeS52MS5PbmJvYXJkUmVxdWVzdBoaLm1lbW9yeS52MS5PbmJvYXJkUmVzcG9uc2USSQoKTGlzdFRva2VucxIcLm1lbW9yeS52MS5MaXN0VG9rZW5zUmVxdWVzdBodLm1lbW9yeS52MS5MaXN0VG9rZW5zUmVzcG9uc2USTAoLQ3JlYXRlVG9rZW4SHS5tZW1vcnkudjEuQ3JlYXRlVG9rZW5SZXF1ZXN0Gh4ubWVtb3J5LnYxLkNyZWF0ZVRva2VuUmVzcG9uc2USTAoLUmV2b2tlVG9rZW4SHS5tZW1vcnkudjEuUmV2b2tlVG9rZW5SZXF1ZXN0Gh4ubWVtb3J5LnYxLlJldm9rZVRva2VuUmVzcG9uc2USWwoQTGlzdFByb3ZpZGVyS2V5cxIiLm1lbW9yeS52MS5MaXN0UHJvdmlkZXJLZXlzUmVxdWVzdBojLm1lbW9yeS52MS5MaXN0UHJvdmlkZXJLZXlzUmVzcG9uc2USXgoRQ3JlYXRlUHJvdmlkZXJLZXkSIy5tZW1vcnkudjEuQ3JlYXRlUHJvdmlkZXJLZXlSZXF1ZXN0GiQubWVtb3J5LnYxLkNyZWF0ZVByb3ZpZGVyS2V5UmVzcG9uc2USWAoPVGVzdFByb3ZpZGVyS2V5EiEubWVtb3J5LnYxLlRlc3RQcm92aWRlcktleVJlcXVlc3QaIi5tZW1vcnkudjEuVGVzdFByb3ZpZGVyS2V5UmVzcG9uc2USXgoRRGVsZXRlUHJvdmlkZXJLZXkSIy5tZW1vcnkudjEuRGVsZXRlUHJvdmlkZXJLZXlSZXF1ZXN0GiQubWVtb3J5LnYxLkRlbGV0ZVByb3ZpZGVyS2V5UmVzcG9uc2USXgoRR2V0TW9kZWxTZWxlY3Rpb24SIy5tZW1vcnkudjEuR2V0TW9kZWxTZWxlY3Rpb25SZXF1ZXN0GiQubWVtb3J5LnYxLkdldE1vZGVsU2VsZWN0aW9uUmVzcG9uc2USZwoUVXBkYXRlTW9kZWxTZWxlY3Rpb24SJi5tZW1vcnkudjEuVXBkYXRlTW9kZWxTZWxlY3Rpb25SZXF1ZXN0GicubWVtb3J5LnYxLlVwZGF0ZU1vZGVsU2VsZWN0aW9uUmVzcG9uc2USTgoLRXhwb3J0QXVkaXQSHS5tZW1vcnkudjEuRXhwb3J0QXVkaXRSZXF1ZXN0Gh4ubWVtb3J5LnYxLkV4cG9ydEF1ZGl0UmVzcG9uc2UwARJRCgxFeHBvcnRUZW5hbnQSHi5tZW1vcnkudjEuRXhwb3J0VGVuYW50UmVxdWVzdBofLm1lbW9yeS52MS5FeHBvcnRUZW5hbnRSZXNwb25zZTABEmQKE1JlZ2lzdGVyT0F1dGhDbGllbnQSJS5tZW1vcnkudjEuUmVnaXN0ZXJPQXV0aENsaWVudFJlcXVlc3QaJi5tZW1vcnkudjEuUmVnaXN0ZXJPQXV0aENsaWVudFJlc3BvbnNlElUKDkdldE9BdXRoQ2xpZW50EiAubWVtb3J5LnYxLkdldE9BdXRoQ2xpZW50UmVxdWVzdBohLm1lbW9yeS52MS5HZXRPQXV0aENsaWVudFJlc3BvbnNlEmcKFEF1dGhvcml6ZU9BdXRoQ2xpZW50EiYubWVtb3J5LnYxLkF1dGhvcml6ZU9BdXRoQ2xpZW50UmVxdWVzdBonLm1lbW9yeS52MS5BdXRob3JpemVPQXV0aENsaWVudFJlc3BvbnNlEmEKEkV4Y2hhbmdlT0F1dGhHcmFudBIkLm1lbW9yeS52MS5FeGNoYW5nZU9BdXRoR3JhbnRSZXF1ZXN0GiUubWVtb3J5LnYxLkV4Y2hhbmdlT0F1dGhHcmFudFJlc3BvbnNlElsKEFJldm9rZU9BdXRoVG9rZW4SIi5tZW1vcnkudjEuUmV2b2tlT0F1dGhUb2tlblJlcXVlc3QaIy5tZW1vcnkudjEuUmV2b2tlT0F1dGhUb2tlblJlc3BvbnNlYgZwcm90bzM", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.StartSignInRequest
@@ -300,6 +300,18 @@ export type ApiToken = Message<"memory.v1.ApiToken"> & {
    * @generated from field: optional google.protobuf.Timestamp last_used_at = 5;
    */
   lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: memory.v1.TokenKind kind = 6;
+   */
+  kind: TokenKind;
+
+  /**
+   * OAuth connections: the registered client's id.
+   *
+   * @generated from field: optional string oauth_client_id = 7;
+   */
+  oauthClientId?: string | undefined;
 };
 
 /**
@@ -899,6 +911,411 @@ export const ExportTenantResponseSchema: GenMessage<ExportTenantResponse> = /*@_
   messageDesc(file_memory_v1_tenancy_service, 35);
 
 /**
+ * @generated from message memory.v1.OAuthClient
+ */
+export type OAuthClient = Message<"memory.v1.OAuthClient"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_name = 2;
+   */
+  clientName: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 3;
+   */
+  redirectUris: string[];
+
+  /**
+   * "none" (public client, PKCE only), "client_secret_post" or "client_secret_basic".
+   *
+   * @generated from field: string token_endpoint_auth_method = 4;
+   */
+  tokenEndpointAuthMethod: string;
+
+  /**
+   * Scopes the client may ask for; all three when it registered none.
+   *
+   * @generated from field: repeated memory.v1.Scope scopes = 5;
+   */
+  scopes: Scope[];
+
+  /**
+   * @generated from field: optional string client_uri = 6;
+   */
+  clientUri?: string | undefined;
+
+  /**
+   * @generated from field: optional string logo_uri = 7;
+   */
+  logoUri?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp issued_at = 8;
+   */
+  issuedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: repeated string grant_types = 9;
+   */
+  grantTypes: string[];
+
+  /**
+   * @generated from field: optional string software_id = 10;
+   */
+  softwareId?: string | undefined;
+
+  /**
+   * @generated from field: optional string software_version = 11;
+   */
+  softwareVersion?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.OAuthClient.
+ * Use `create(OAuthClientSchema)` to create a new message.
+ */
+export const OAuthClientSchema: GenMessage<OAuthClient> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 36);
+
+/**
+ * @generated from message memory.v1.RegisterOAuthClientRequest
+ */
+export type RegisterOAuthClientRequest = Message<"memory.v1.RegisterOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_name = 1;
+   */
+  clientName: string;
+
+  /**
+   * @generated from field: repeated string redirect_uris = 2;
+   */
+  redirectUris: string[];
+
+  /**
+   * @generated from field: string token_endpoint_auth_method = 3;
+   */
+  tokenEndpointAuthMethod: string;
+
+  /**
+   * @generated from field: repeated string grant_types = 4;
+   */
+  grantTypes: string[];
+
+  /**
+   * @generated from field: repeated string response_types = 5;
+   */
+  responseTypes: string[];
+
+  /**
+   * Space-separated, as RFC 7591 sends it; unset: every scope.
+   *
+   * @generated from field: optional string scope = 6;
+   */
+  scope?: string | undefined;
+
+  /**
+   * @generated from field: optional string client_uri = 7;
+   */
+  clientUri?: string | undefined;
+
+  /**
+   * @generated from field: optional string logo_uri = 8;
+   */
+  logoUri?: string | undefined;
+
+  /**
+   * @generated from field: optional string software_id = 9;
+   */
+  softwareId?: string | undefined;
+
+  /**
+   * @generated from field: optional string software_version = 10;
+   */
+  softwareVersion?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.RegisterOAuthClientRequest.
+ * Use `create(RegisterOAuthClientRequestSchema)` to create a new message.
+ */
+export const RegisterOAuthClientRequestSchema: GenMessage<RegisterOAuthClientRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 37);
+
+/**
+ * @generated from message memory.v1.RegisterOAuthClientResponse
+ */
+export type RegisterOAuthClientResponse = Message<"memory.v1.RegisterOAuthClientResponse"> & {
+  /**
+   * @generated from field: memory.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+
+  /**
+   * Confidential clients only; shown once, only its SHA-256 is stored.
+   *
+   * @generated from field: optional string client_secret = 2;
+   */
+  clientSecret?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.RegisterOAuthClientResponse.
+ * Use `create(RegisterOAuthClientResponseSchema)` to create a new message.
+ */
+export const RegisterOAuthClientResponseSchema: GenMessage<RegisterOAuthClientResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 38);
+
+/**
+ * @generated from message memory.v1.GetOAuthClientRequest
+ */
+export type GetOAuthClientRequest = Message<"memory.v1.GetOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message memory.v1.GetOAuthClientRequest.
+ * Use `create(GetOAuthClientRequestSchema)` to create a new message.
+ */
+export const GetOAuthClientRequestSchema: GenMessage<GetOAuthClientRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 39);
+
+/**
+ * @generated from message memory.v1.GetOAuthClientResponse
+ */
+export type GetOAuthClientResponse = Message<"memory.v1.GetOAuthClientResponse"> & {
+  /**
+   * @generated from field: memory.v1.OAuthClient client = 1;
+   */
+  client?: OAuthClient | undefined;
+};
+
+/**
+ * Describes the message memory.v1.GetOAuthClientResponse.
+ * Use `create(GetOAuthClientResponseSchema)` to create a new message.
+ */
+export const GetOAuthClientResponseSchema: GenMessage<GetOAuthClientResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 40);
+
+/**
+ * @generated from message memory.v1.AuthorizeOAuthClientRequest
+ */
+export type AuthorizeOAuthClientRequest = Message<"memory.v1.AuthorizeOAuthClientRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string redirect_uri = 2;
+   */
+  redirectUri: string;
+
+  /**
+   * Whether the authorization request named redirect_uri (the token request must then repeat it).
+   *
+   * @generated from field: bool redirect_uri_given = 3;
+   */
+  redirectUriGiven: boolean;
+
+  /**
+   * What the user consented to: the requested scopes, possibly narrowed.
+   *
+   * @generated from field: repeated memory.v1.Scope scopes = 4;
+   */
+  scopes: Scope[];
+
+  /**
+   * @generated from field: string code_challenge = 5;
+   */
+  codeChallenge: string;
+
+  /**
+   * @generated from field: string code_challenge_method = 6;
+   */
+  codeChallengeMethod: string;
+
+  /**
+   * RFC 8707 resource indicator; unset: this service's MCP endpoint.
+   *
+   * @generated from field: optional string resource = 7;
+   */
+  resource?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.AuthorizeOAuthClientRequest.
+ * Use `create(AuthorizeOAuthClientRequestSchema)` to create a new message.
+ */
+export const AuthorizeOAuthClientRequestSchema: GenMessage<AuthorizeOAuthClientRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 41);
+
+/**
+ * @generated from message memory.v1.AuthorizeOAuthClientResponse
+ */
+export type AuthorizeOAuthClientResponse = Message<"memory.v1.AuthorizeOAuthClientResponse"> & {
+  /**
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * @generated from field: int32 expires_in_seconds = 2;
+   */
+  expiresInSeconds: number;
+};
+
+/**
+ * Describes the message memory.v1.AuthorizeOAuthClientResponse.
+ * Use `create(AuthorizeOAuthClientResponseSchema)` to create a new message.
+ */
+export const AuthorizeOAuthClientResponseSchema: GenMessage<AuthorizeOAuthClientResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 42);
+
+/**
+ * @generated from message memory.v1.ExchangeOAuthGrantRequest
+ */
+export type ExchangeOAuthGrantRequest = Message<"memory.v1.ExchangeOAuthGrantRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: optional string client_secret = 2;
+   */
+  clientSecret?: string | undefined;
+
+  /**
+   * "authorization_code" or "refresh_token".
+   *
+   * @generated from field: string grant_type = 3;
+   */
+  grantType: string;
+
+  /**
+   * @generated from field: string code = 4;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string code_verifier = 5;
+   */
+  codeVerifier: string;
+
+  /**
+   * @generated from field: optional string redirect_uri = 6;
+   */
+  redirectUri?: string | undefined;
+
+  /**
+   * @generated from field: string refresh_token = 7;
+   */
+  refreshToken: string;
+
+  /**
+   * refresh_token grant: narrow the scopes of the new access token (never widen).
+   *
+   * @generated from field: repeated memory.v1.Scope scopes = 8;
+   */
+  scopes: Scope[];
+
+  /**
+   * @generated from field: optional string resource = 9;
+   */
+  resource?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.ExchangeOAuthGrantRequest.
+ * Use `create(ExchangeOAuthGrantRequestSchema)` to create a new message.
+ */
+export const ExchangeOAuthGrantRequestSchema: GenMessage<ExchangeOAuthGrantRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 43);
+
+/**
+ * @generated from message memory.v1.ExchangeOAuthGrantResponse
+ */
+export type ExchangeOAuthGrantResponse = Message<"memory.v1.ExchangeOAuthGrantResponse"> & {
+  /**
+   * kmt_ + 43 base64url characters, like an API token; only its SHA-256 is stored.
+   *
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: int32 expires_in_seconds = 2;
+   */
+  expiresInSeconds: number;
+
+  /**
+   * kmr_ + 43 base64url characters; single use (rotated).
+   *
+   * @generated from field: string refresh_token = 3;
+   */
+  refreshToken: string;
+
+  /**
+   * @generated from field: repeated memory.v1.Scope scopes = 4;
+   */
+  scopes: Scope[];
+};
+
+/**
+ * Describes the message memory.v1.ExchangeOAuthGrantResponse.
+ * Use `create(ExchangeOAuthGrantResponseSchema)` to create a new message.
+ */
+export const ExchangeOAuthGrantResponseSchema: GenMessage<ExchangeOAuthGrantResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 44);
+
+/**
+ * @generated from message memory.v1.RevokeOAuthTokenRequest
+ */
+export type RevokeOAuthTokenRequest = Message<"memory.v1.RevokeOAuthTokenRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: optional string client_secret = 2;
+   */
+  clientSecret?: string | undefined;
+
+  /**
+   * @generated from field: string token = 3;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message memory.v1.RevokeOAuthTokenRequest.
+ * Use `create(RevokeOAuthTokenRequestSchema)` to create a new message.
+ */
+export const RevokeOAuthTokenRequestSchema: GenMessage<RevokeOAuthTokenRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 45);
+
+/**
+ * @generated from message memory.v1.RevokeOAuthTokenResponse
+ */
+export type RevokeOAuthTokenResponse = Message<"memory.v1.RevokeOAuthTokenResponse"> & {
+};
+
+/**
+ * Describes the message memory.v1.RevokeOAuthTokenResponse.
+ * Use `create(RevokeOAuthTokenResponseSchema)` to create a new message.
+ */
+export const RevokeOAuthTokenResponseSchema: GenMessage<RevokeOAuthTokenResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_tenancy_service, 46);
+
+/**
  * @generated from enum memory.v1.Scope
  */
 export enum Scope {
@@ -928,6 +1345,36 @@ export enum Scope {
  */
 export const ScopeSchema: GenEnum<Scope> = /*@__PURE__*/
   enumDesc(file_memory_v1_tenancy_service, 0);
+
+/**
+ * @generated from enum memory.v1.TokenKind
+ */
+export enum TokenKind {
+  /**
+   * @generated from enum value: TOKEN_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A kmt_ token created in the dashboard or by POST /api/tokens.
+   *
+   * @generated from enum value: TOKEN_KIND_API = 1;
+   */
+  API = 1,
+
+  /**
+   * An OAuth connection: the grant an MCP client obtained through the consent page.
+   *
+   * @generated from enum value: TOKEN_KIND_OAUTH = 2;
+   */
+  OAUTH = 2,
+}
+
+/**
+ * Describes the enum memory.v1.TokenKind.
+ */
+export const TokenKindSchema: GenEnum<TokenKind> = /*@__PURE__*/
+  enumDesc(file_memory_v1_tenancy_service, 1);
 
 /**
  * Tenants, users, magic-link sessions, API tokens, provider keys (BYOK), audit and export.
@@ -1086,6 +1533,60 @@ export const TenancyService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportTenantRequestSchema;
     output: typeof ExportTenantResponseSchema;
+  },
+  /**
+   * OAuth 2.1 authorization server for MCP clients (docs/mcp.md "Connecting with OAuth"). The edge
+   * speaks the protocol (RFC 6749/7591/7009/8707 wire formats); these calls hold the state. Refusals
+   * carry ERROR_REASON_OAUTH_REJECTED with the RFC error code in ErrorInfo.metadata["oauth_error"].
+   * Dynamic client registration (RFC 7591); public.
+   *
+   * @generated from rpc memory.v1.TenancyService.RegisterOAuthClient
+   */
+  registerOAuthClient: {
+    methodKind: "unary";
+    input: typeof RegisterOAuthClientRequestSchema;
+    output: typeof RegisterOAuthClientResponseSchema;
+  },
+  /**
+   * A registered client's public metadata (for the authorization and consent pages); public.
+   *
+   * @generated from rpc memory.v1.TenancyService.GetOAuthClient
+   */
+  getOAuthClient: {
+    methodKind: "unary";
+    input: typeof GetOAuthClientRequestSchema;
+    output: typeof GetOAuthClientResponseSchema;
+  },
+  /**
+   * The signed-in member consents: issues a single-use authorization code valid 10 minutes.
+   *
+   * @generated from rpc memory.v1.TenancyService.AuthorizeOAuthClient
+   */
+  authorizeOAuthClient: {
+    methodKind: "unary";
+    input: typeof AuthorizeOAuthClientRequestSchema;
+    output: typeof AuthorizeOAuthClientResponseSchema;
+  },
+  /**
+   * Token endpoint: authorization_code (PKCE S256) or refresh_token (rotated on use); public,
+   * authenticated by the client's credentials in the request.
+   *
+   * @generated from rpc memory.v1.TenancyService.ExchangeOAuthGrant
+   */
+  exchangeOAuthGrant: {
+    methodKind: "unary";
+    input: typeof ExchangeOAuthGrantRequestSchema;
+    output: typeof ExchangeOAuthGrantResponseSchema;
+  },
+  /**
+   * Revocation (RFC 7009): revokes the grant the token belongs to; public, client-authenticated.
+   *
+   * @generated from rpc memory.v1.TenancyService.RevokeOAuthToken
+   */
+  revokeOAuthToken: {
+    methodKind: "unary";
+    input: typeof RevokeOAuthTokenRequestSchema;
+    output: typeof RevokeOAuthTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_tenancy_service, 0);
