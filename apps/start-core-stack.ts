@@ -62,6 +62,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     workerCheck: worker?.check ?? remoteWorkerCheck(storage.db),
     rateLimiters,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+    vectorPurgeDelayMs: config.vectorPurgeDelayMs,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

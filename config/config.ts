@@ -69,6 +69,8 @@ const envSchema = z.object({
   LEXICON_CACHE_DIR: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
+  VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
 });
@@ -116,6 +118,8 @@ export interface Config {
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
+  /** Delay between an erasure and the worker's purge of old vector-table versions (docs/erasure.md). */
+  readonly vectorPurgeDelayMs: number;
   readonly stripe?: { secretKey: string; webhookSecret: string };
 }
 
@@ -213,6 +217,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
     ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
       ? { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET } }
       : {}),

@@ -7,6 +7,7 @@ import { BillingService, file_memory_v1_billing_service } from "../gen/memory/v1
 import { file_memory_v1_errors } from "../gen/memory/v1/errors_pb.js";
 import { file_memory_v1_graph_service, GraphService } from "../gen/memory/v1/graph_service_pb.js";
 import { file_memory_v1_ingest_service, IngestService } from "../gen/memory/v1/ingest_service_pb.js";
+import { file_memory_v1_lifecycle_service, LifecycleService } from "../gen/memory/v1/lifecycle_service_pb.js";
 import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/recall_service_pb.js";
 import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
@@ -20,6 +21,7 @@ import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { createIngestService } from "./ingest/ingest-service.js";
+import { createLifecycleService } from "./lifecycle/lifecycle-service.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
@@ -63,6 +65,8 @@ export interface CoreOptions {
   readonly mail?: { readonly smtpUrl?: string | undefined; readonly from: string };
   /** Starts a payment checkout for a paid plan at onboarding; unset: payments not configured. */
   readonly startCheckout?: StartCheckout;
+  /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
+  readonly vectorPurgeDelayMs?: number;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -82,6 +86,7 @@ const MEMORY_SERVICES = [
   TenancyService,
   BillingService,
   WebhookService,
+  LifecycleService,
   StatusService,
 ].map((s) => s.typeName);
 
@@ -109,6 +114,7 @@ export function createCore(options: CoreOptions): Core {
     file_memory_v1_tenancy_service,
     file_memory_v1_billing_service,
     file_memory_v1_webhook_service,
+    file_memory_v1_lifecycle_service,
     file_memory_v1_status_service,
     file_memory_v1_errors,
     file_grpc_health_v1_health,
@@ -187,6 +193,14 @@ export function createCore(options: CoreOptions): Core {
   const graph = createGraphService({ db, vectors, embedder: options.embedder, logger: options.logger });
   const billing = createBillingService();
   const webhooks = createWebhookService();
+  const lifecycle = createLifecycleService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    logger: options.logger,
+    purgeDelayMs: options.vectorPurgeDelayMs ?? 120_000,
+    upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+  });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 
   return {
@@ -200,6 +214,7 @@ export function createCore(options: CoreOptions): Core {
       router.service(TenancyService, tenancy);
       router.service(BillingService, billing);
       router.service(WebhookService, webhooks);
+      router.service(LifecycleService, lifecycle);
       router.service(StatusService, status);
       router.service(Health, health);
       router.service(ReflectionV1, reflection.v1);

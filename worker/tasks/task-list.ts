@@ -3,6 +3,7 @@ import type { Logger } from "../../config/logger.js";
 import {
   INDEX_MEMORY_TASK,
   MAINTAIN_VECTORS_TASK,
+  PURGE_ERASED_TASK,
   RECONCILE_ALL_TASK,
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
@@ -12,6 +13,7 @@ import type { Database } from "../../core/store/database.js";
 import type { VectorStore } from "../../core/vectors/vector-store.js";
 import { indexMemoryTask } from "./index-memory.js";
 import { maintainVectorsTask } from "./maintain-vectors.js";
+import { purgeErasedTask } from "./purge-erased.js";
 import { reconcileAllTask } from "./reconcile-all.js";
 import { reconcileTenantTask } from "./reconcile-tenant.js";
 import { reembedTenantTask } from "./reembed-tenant.js";
@@ -31,5 +33,6 @@ export function createTaskList(deps: TaskDependencies): TaskList {
     [RECONCILE_TENANT_TASK]: reconcileTenantTask(deps),
     [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),
     [REEMBED_TENANT_TASK]: reembedTenantTask(deps),
+    [PURGE_ERASED_TASK]: purgeErasedTask(deps),
   };
 }
