@@ -3,6 +3,8 @@ import { ConnectError } from "@connectrpc/connect";
 import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
 import { tenantCreate } from "./commands/tenant-create.js";
+import { tenantErase } from "./commands/tenant-erase.js";
+import { tenantImport } from "./commands/tenant-import.js";
 import { tenantList } from "./commands/tenant-list.js";
 import { tokenCreate } from "./commands/token-create.js";
 import { tokenList } from "./commands/token-list.js";
@@ -17,6 +19,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
 
   tenant create --slug <slug> [--name <name>] [--plan free|plus|pro|team|api]   (default plan: api)
   tenant list
+  tenant erase --slug <slug> --confirm <slug>                                   (every row, vector and file of it)
+  tenant import --slug <slug> --file <bundle.json>                              (into an empty workspace)
   token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
   token list --tenant <slug>
   token revoke --id <token id>
@@ -33,6 +37,8 @@ const { values, positionals } = (() => {
         tenant: { type: "string" },
         scopes: { type: "string" },
         id: { type: "string" },
+        confirm: { type: "string" },
+        file: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -47,7 +53,15 @@ if (values.help || command === "" || command === "help") {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const KNOWN = ["tenant create", "tenant list", "token create", "token list", "token revoke"];
+const KNOWN = [
+  "tenant create",
+  "tenant list",
+  "tenant erase",
+  "tenant import",
+  "token create",
+  "token list",
+  "token revoke",
+];
 if (!KNOWN.includes(command)) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
   process.exit(2);
@@ -64,6 +78,12 @@ try {
       break;
     case "tenant list":
       process.stdout.write(await tenantList(db));
+      break;
+    case "tenant erase":
+      process.stdout.write(await tenantErase(db, config, values));
+      break;
+    case "tenant import":
+      process.stdout.write(await tenantImport(db, config, values));
       break;
     case "token create": {
       const { stdout, stderr } = await tokenCreate(db, values);

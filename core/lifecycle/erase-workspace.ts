@@ -10,7 +10,7 @@ export interface EraseWorkspaceResult {
   readonly vectorTables: number;
 }
 
-/** Who asked: the owner's session, or the operator CLI. */
+/** Who asked: the owner's session (checked here, under the tenant's row lock), or the operator CLI. */
 export type ErasureActor = { readonly userId: string } | "operator";
 
 /**
@@ -58,9 +58,17 @@ async function eraseTenantRows(
   >`select user_id from memberships where tenant_id = ${tenantId}`;
   const [jobs] = await tx<{ n: number }[]>`select remove_tenant_jobs(${tenantId}, null) as n`;
   let rows = jobs?.n ?? 0;
-  for (const table of await tenantTablesInDeleteOrder(tx)) {
-    const removed = await tx.unsafe(`delete from ${quoteIdent(table)} where tenant_id = $1`, [tenantId]);
-    rows += removed.count;
+  const tables = await tenantTablesInDeleteOrder(tx);
+  // Deleting chunks makes the BM25 triggers append statistics deltas for the tenant, possibly to a
+  // table already emptied: passes repeat until one removes nothing (the second pass is the last).
+  for (let pass = 0; pass < 5; pass++) {
+    let removedInPass = 0;
+    for (const table of tables) {
+      const removed = await tx.unsafe(`delete from ${quoteIdent(table)} where tenant_id = $1`, [tenantId]);
+      removedInPass += removed.count;
+    }
+    rows += removedInPass;
+    if (removedInPass === 0) break;
   }
   // Members without another workspace: their account is this workspace's personal data.
   const memberIds = tx.array(members.map((m) => m.user_id));

@@ -3,7 +3,7 @@ import type postgres from "postgres";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
-import { coreError, invalidArgument, permissionDenied, planGateError } from "../errors.js";
+import { coreError, invalidArgument, planGateError } from "../errors.js";
 import { contentSha256 } from "../memories/content-hash.js";
 import { chunkContent, embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
 import { countMemories, lockTenantQuota } from "../memories/quota.js";
@@ -51,11 +51,10 @@ interface PendingMemory {
  */
 export async function importTenant(
   deps: LifecycleDeps,
-  caller: TenantCaller,
+  caller: ImportTarget,
   input: { readonly chunks: AsyncIterable<Uint8Array>; readonly ip: string | undefined },
 ): Promise<ImportResult> {
   const { tenantId } = caller;
-  await requireOwner(deps, caller);
   try {
     return await guarded(() =>
       deps.db.withTenant(tenantId, async (tx) => {
@@ -97,12 +96,8 @@ export async function importTenant(
   }
 }
 
-async function requireOwner(deps: LifecycleDeps, caller: TenantCaller): Promise<void> {
-  if (!caller.userId) throw permissionDenied("only the workspace owner can import, with a session");
-  const [member] = await deps.db.sql<{ role: string }[]>`
-    select role from memberships where tenant_id = ${caller.tenantId} and user_id = ${caller.userId}`;
-  if (member?.role !== "owner") throw permissionDenied("only the workspace owner can import");
-}
+/** The workspace imported into: the owner's session (checked by the caller), or the operator CLI. */
+export type ImportTarget = Pick<TenantCaller, "tenantId" | "plan" | "limits" | "userId" | "tokenId">;
 
 async function requireEmpty(tx: TransactionSql, tenantId: string): Promise<void> {
   const [row] = await tx<{ used: boolean }[]>`
@@ -343,7 +338,7 @@ async function guarded<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-async function checkQuota(tx: TransactionSql, caller: TenantCaller, upgradeUrl: string): Promise<void> {
+async function checkQuota(tx: TransactionSql, caller: ImportTarget, upgradeUrl: string): Promise<void> {
   const limit = caller.limits.memoryLimit;
   if (limit === undefined) return;
   const used = await countMemories(tx, caller.tenantId);

@@ -3,6 +3,7 @@ import type { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.
 import { tenantCaller } from "../auth/caller.js";
 import { clientIpKey } from "../auth/principal.js";
 import { permissionDenied } from "../errors.js";
+import type { Database } from "../store/database.js";
 import { eraseMemory } from "./erase-memory.js";
 import { eraseWorkspace } from "./erase-workspace.js";
 import { importTenant } from "./import-tenant.js";
@@ -20,7 +21,8 @@ export function createLifecycleService(deps: LifecycleDeps): ServiceImpl<typeof 
 
     async eraseWorkspace(req, ctx) {
       const caller = tenantCaller(ctx);
-      if (!caller.userId) throw permissionDenied("erasing a workspace needs the owner's session");
+      if (!caller.userId)
+        throw permissionDenied("only the workspace owner, signed in, can erase the workspace");
       const result = await eraseWorkspace(deps, {
         tenantId: caller.tenantId,
         confirmSlug: req.confirmSlug,
@@ -36,12 +38,27 @@ export function createLifecycleService(deps: LifecycleDeps): ServiceImpl<typeof 
     },
 
     async importTenant(requests, ctx) {
+      const caller = tenantCaller(ctx);
+      await requireOwner(deps.db, caller.tenantId, caller.userId, "import into");
       async function* chunks() {
         for await (const request of requests) yield request.chunk;
       }
-      const result = await importTenant(deps, tenantCaller(ctx), { chunks: chunks(), ip: clientIp(ctx) });
-      deps.logger.info({ tenantId: tenantCaller(ctx).tenantId, ...result }, "bundle imported");
+      const result = await importTenant(deps, caller, { chunks: chunks(), ip: clientIp(ctx) });
+      deps.logger.info({ tenantId: caller.tenantId, ...result }, "bundle imported");
       return { imported: true, ...result };
     },
   };
+}
+
+/** Erasing and importing a workspace are the owner's, signed in (a member or a token may not). */
+async function requireOwner(
+  db: Database,
+  tenantId: string,
+  userId: string | undefined,
+  what: string,
+): Promise<void> {
+  if (!userId) throw permissionDenied(`only the workspace owner, signed in, can ${what} the workspace`);
+  const [member] = await db.sql<{ role: string }[]>`
+    select role from memberships where tenant_id = ${tenantId} and user_id = ${userId}`;
+  if (member?.role !== "owner") throw permissionDenied(`only the workspace owner can ${what} the workspace`);
 }
