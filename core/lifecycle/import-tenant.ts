@@ -5,10 +5,12 @@ import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError, invalidArgument, planGateError } from "../errors.js";
 import { contentSha256 } from "../memories/content-hash.js";
+import { MAINTAIN_VECTORS_TASK } from "../memories/memory-jobs.js";
 import { chunkContent, embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
 import { countMemories, lockTenantQuota } from "../memories/quota.js";
 import { PLANS } from "../plans/plans.js";
 import type { TransactionSql } from "../store/database.js";
+import { enqueueJob } from "../store/job-queue.js";
 import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
@@ -64,6 +66,14 @@ export async function importTenant(
         await requireEmpty(tx, tenantId);
         const result = await writeBundle(deps, tx, tenantId, input.chunks);
         await checkQuota(tx, caller, deps.upgradeUrl);
+        // Every batch appended a fragment: the worker compacts the table (and builds its ANN index
+        // above the threshold) right after the commit instead of at the next sweep.
+        await enqueueJob(
+          tx,
+          MAINTAIN_VECTORS_TASK,
+          { tenantId, space: deps.embedder.id },
+          { jobKey: `${MAINTAIN_VECTORS_TASK}:${tenantId}:${deps.embedder.id}` },
+        );
         await recordLifecycleAudit(tx, {
           tenantId,
           actorUserId: caller.userId,
