@@ -28,13 +28,23 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** Samples the process's RSS every 20 ms while `run` runs; returns its result, time and peak. */
-async function measured<T>(
-  run: () => Promise<T>,
-): Promise<{ result: T; ms: number; peakRssMb: number; startRssMb: number }> {
+async function measured<T>(run: () => Promise<T>): Promise<{
+  result: T;
+  ms: number;
+  peakRssMb: number;
+  startRssMb: number;
+  peakHeapMb: number;
+  peakExternalMb: number;
+}> {
   const startRss = process.memoryUsage.rss();
   let peak = startRss;
+  let peakHeap = 0;
+  let peakExternal = 0;
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
+    const usage = process.memoryUsage();
+    peak = Math.max(peak, usage.rss);
+    peakHeap = Math.max(peakHeap, usage.heapTotal);
+    peakExternal = Math.max(peakExternal, usage.external);
   }, 20);
   const started = performance.now();
   try {
@@ -45,6 +55,8 @@ async function measured<T>(
       ms: Math.round(performance.now() - started),
       peakRssMb: mb(peak),
       startRssMb: mb(startRss),
+      peakHeapMb: mb(peakHeap),
+      peakExternalMb: mb(peakExternal),
     };
   } finally {
     clearInterval(timer);
@@ -134,7 +146,7 @@ async function main() {
       return body;
     });
     log(
-      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB, ${JSON.stringify(imported.result)}`,
+      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB), ${JSON.stringify(imported.result)}`,
     );
     // What the worker's maintain-vectors job (enqueued by the import) does: compact the fragments
     // every batch appended, build the ANN index above 5,000 rows. Run inline (worker: false here).
@@ -186,6 +198,14 @@ async function main() {
       await Promise.all([workerLoop(), workerLoop(), workerLoop(), workerLoop()]);
     });
     latencies.sort((a, b) => a - b);
+    // Core logs each erasure with the time LanceDB's deletes took and its total.
+    const phases = service.logLines
+      .map((l) => JSON.parse(l) as { msg?: string; vectorsMs?: number; totalMs?: number })
+      .filter((l) => l.msg === "memory lineage erased");
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    const vectorsMedianMs = median(phases.map((p) => p.vectorsMs ?? 0));
+    const coreMedianMs = median(phases.map((p) => p.totalMs ?? 0));
+    log(`erase in core: median ${coreMedianMs} ms, of which LanceDB deletes ${vectorsMedianMs} ms`);
     const pct = (p: number) =>
       Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
     log(
@@ -209,6 +229,8 @@ async function main() {
         ms: imported.ms,
         peakRssMb: imported.peakRssMb,
         startRssMb: imported.startRssMb,
+        peakHeapMb: imported.peakHeapMb,
+        peakExternalMb: imported.peakExternalMb,
         result: imported.result,
       },
       erase: {
@@ -219,6 +241,8 @@ async function main() {
         p50Ms: pct(0.5),
         p95Ms: pct(0.95),
         peakRssMb: erased.peakRssMb,
+        coreMedianMs,
+        lanceDeleteMedianMs: vectorsMedianMs,
       },
       purgeMs,
       maintainAfterImportMs: maintainMs,

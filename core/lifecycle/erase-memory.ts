@@ -40,10 +40,12 @@ export async function eraseMemory(
       where m.tenant_id = ${tenantId} and m.id = ${input.id}`,
   );
   if (before.length === 0) throw notFound("memory");
+  const started = performance.now();
   await deps.vectors.delete(
     tenantId,
     before.map((v) => v.id),
   );
+  const vectorsMs = performance.now() - started;
   const erased = await deps.db.withTenant(tenantId, async (tx) => {
     const result = await eraseLineage(tx, tenantId, input.id);
     if (!result) return undefined;
@@ -71,7 +73,14 @@ export async function eraseMemory(
   const added = erased.versionIds.filter((id) => !known.has(id));
   if (added.length > 0) await deps.vectors.delete(tenantId, added);
   deps.logger.info(
-    { tenantId, lineageId: erased.lineageId, versions: erased.versionIds.length, chunks: erased.chunks },
+    {
+      tenantId,
+      lineageId: erased.lineageId,
+      versions: erased.versionIds.length,
+      chunks: erased.chunks,
+      vectorsMs: Math.round(vectorsMs),
+      totalMs: Math.round(performance.now() - started),
+    },
     "memory lineage erased",
   );
   return { erased: true, versions: erased.versionIds.length, chunks: erased.chunks, edges: erased.edges };
