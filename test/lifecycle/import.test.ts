@@ -1,7 +1,10 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
 import { importedId } from "../../core/lifecycle/imported-id.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
+import { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.js";
 import { graphClient, recallClient, storeMemory, testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import type { TenantBundle } from "../tenancy/export-helper.js";
@@ -240,5 +243,29 @@ test.serial(
 
     // The same bundle then imports cleanly.
     t.is((await importBundle(target, cookieHeader(c.session), text)).status, 200);
+  },
+);
+
+test.serial(
+  "ImportTenant over gRPC: a client stream in pieces that split lines and UTF-8 characters",
+  async (t) => {
+    const a = await ownerWithToken(source);
+    await storeMemory(
+      source,
+      { token: a.token },
+      { title: "Größenordnung", content: "Übergrößen für Bären: äöüß € 😀." },
+    );
+    const bytes = Buffer.from(await exportText(source, a.session), "utf8");
+    const d = await ownerWithToken(target);
+    const client = createClient(LifecycleService, createGrpcTransport({ baseUrl: target.grpcUrl }));
+    async function* pieces() {
+      // 7-byte pieces: lines and multi-byte characters are cut everywhere.
+      for (let i = 0; i < bytes.length; i += 7) yield { chunk: bytes.subarray(i, i + 7) };
+    }
+    const res = await client.importTenant(pieces(), { headers: { "x-session-token": d.session } });
+    t.like(res, { imported: true, memories: 1, format: "memory-service-export/v1" });
+    const bundle = JSON.parse(await exportText(target, d.session)) as TenantBundle;
+    t.is(bundle.memories[0]?.content, "Übergrößen für Bären: äöüß € 😀.");
+    t.is(bundle.memories[0]?.title, "Größenordnung");
   },
 );
