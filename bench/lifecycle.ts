@@ -21,6 +21,7 @@ import { writeBenchResult } from "./write-result.js";
 
 const MEMORIES = Number(process.env.LIFECYCLE_MEMORIES ?? 100_000);
 const ERASE_VERSIONS = Math.min(Number(process.env.LIFECYCLE_ERASE_VERSIONS ?? 10_000), MEMORIES);
+// 0: export and import only, written to bench/results/lifecycle-import.json.
 const VERSIONS_PER_LINEAGE = 10;
 const LINKS = Math.floor(MEMORIES / 10);
 
@@ -148,6 +149,23 @@ async function main() {
     log(
       `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB), ${JSON.stringify(imported.result)}`,
     );
+    if (ERASE_VERSIONS === 0) {
+      // LIFECYCLE_ERASE_VERSIONS=0: export and import only (no index build, no erasure).
+      writeBenchResult("lifecycle-import", {
+        memories: MEMORIES,
+        links: LINKS,
+        embedder: "word-hash test embedder (no model time)",
+        export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
+        import: {
+          ms: imported.ms,
+          peakRssMb: imported.peakRssMb,
+          startRssMb: imported.startRssMb,
+          peakHeapMb: imported.peakHeapMb,
+          peakExternalMb: imported.peakExternalMb,
+        },
+      });
+      return;
+    }
     // What the worker's maintain-vectors job (enqueued by the import) does: compact the fragments
     // every batch appended, build the ANN index above 5,000 rows. Run inline (worker: false here).
     started = performance.now();
