@@ -66,6 +66,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     selfHostedPlan: config.selfHostedPlan,
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
+    vectorPurgeDelayMs: config.vectorPurgeDelayMs,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

@@ -4,6 +4,8 @@ import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
 import { keysRotateMaster } from "./commands/keys-rotate-master.js";
 import { tenantCreate } from "./commands/tenant-create.js";
+import { tenantErase } from "./commands/tenant-erase.js";
+import { tenantImport } from "./commands/tenant-import.js";
 import { tenantList } from "./commands/tenant-list.js";
 import { tenantSetPlan } from "./commands/tenant-set-plan.js";
 import { tokenCreate } from "./commands/token-create.js";
@@ -20,6 +22,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   tenant create --slug <slug> [--name <name>] [--plan free|plus|pro|team|api]   (default plan: api)
   tenant list
   tenant set-plan --tenant <slug> --plan free|plus|pro|team|api                 (audited; no payment)
+  tenant erase --slug <slug> --confirm <slug>                                   (every row, vector and file of it)
+  tenant import --slug <slug> --file <bundle.json>                              (into an empty workspace)
   token create --tenant <slug> [--name <name>] [--scopes read,write,admin]     (default scopes: read)
   token list --tenant <slug>
   token revoke --id <token id>
@@ -37,6 +41,8 @@ const { values, positionals } = (() => {
         tenant: { type: "string" },
         scopes: { type: "string" },
         id: { type: "string" },
+        confirm: { type: "string" },
+        file: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -55,6 +61,8 @@ const KNOWN = [
   "tenant create",
   "tenant list",
   "tenant set-plan",
+  "tenant erase",
+  "tenant import",
   "token create",
   "token list",
   "token revoke",
@@ -79,6 +87,12 @@ try {
       break;
     case "tenant set-plan":
       process.stdout.write(await tenantSetPlan(db, values));
+      break;
+    case "tenant erase":
+      process.stdout.write(await tenantErase(db, config, values));
+      break;
+    case "tenant import":
+      process.stdout.write(await tenantImport(db, config, values));
       break;
     case "token create": {
       const { stdout, stderr } = await tokenCreate(db, values);

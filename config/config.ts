@@ -85,6 +85,8 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
+  // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
+  VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   // Price ids of Stripe, one per paid plan and billing period (price_…).
@@ -149,6 +151,8 @@ export interface Config {
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
+  /** Delay between an erasure and the worker's purge of old vector-table versions (docs/erasure.md). */
+  readonly vectorPurgeDelayMs: number;
   /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */
   readonly stripe?: StripeConfig;
   /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
@@ -308,6 +312,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
     webhooks: {

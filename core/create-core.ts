@@ -8,6 +8,7 @@ import { BillingService, file_memory_v1_billing_service } from "../gen/memory/v1
 import { file_memory_v1_errors } from "../gen/memory/v1/errors_pb.js";
 import { file_memory_v1_graph_service, GraphService } from "../gen/memory/v1/graph_service_pb.js";
 import { file_memory_v1_ingest_service, IngestService } from "../gen/memory/v1/ingest_service_pb.js";
+import { file_memory_v1_lifecycle_service, LifecycleService } from "../gen/memory/v1/lifecycle_service_pb.js";
 import { file_memory_v1_recall_service, RecallService } from "../gen/memory/v1/recall_service_pb.js";
 import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
@@ -27,6 +28,7 @@ import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
 import { createIngestService } from "./ingest/ingest-service.js";
 import { parseMasterKey } from "./keys/key-cipher.js";
 import { createTenantModels, type TenantModelsOptions } from "./keys/tenant-models.js";
+import { createLifecycleService } from "./lifecycle/lifecycle-service.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
@@ -82,6 +84,8 @@ export interface CoreOptions {
   readonly providerAllowPrivateUrls?: boolean;
   /** Timeouts/retries of BYOK provider clients (tests shorten them). */
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
+  /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
+  readonly vectorPurgeDelayMs?: number;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -101,6 +105,7 @@ const MEMORY_SERVICES = [
   TenancyService,
   BillingService,
   WebhookService,
+  LifecycleService,
   StatusService,
 ].map((s) => s.typeName);
 
@@ -152,6 +157,7 @@ export function createCore(options: CoreOptions): Core {
     file_memory_v1_tenancy_service,
     file_memory_v1_billing_service,
     file_memory_v1_webhook_service,
+    file_memory_v1_lifecycle_service,
     file_memory_v1_status_service,
     file_memory_v1_errors,
     file_grpc_health_v1_health,
@@ -247,6 +253,15 @@ export function createCore(options: CoreOptions): Core {
     publicUrl: options.publicUrl,
     logger: options.logger,
   });
+  const lifecycle = createLifecycleService({
+    db,
+    vectors,
+    embedder: options.embedder,
+    logger: options.logger,
+    purgeDelayMs: options.vectorPurgeDelayMs ?? 120_000,
+    upgradeUrl: `${options.publicUrl}/dashboard/billing`,
+    forgetTenant: (tenantId) => authenticator.forgetTenant(tenantId),
+  });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 
   return {
@@ -261,6 +276,7 @@ export function createCore(options: CoreOptions): Core {
       router.service(TenancyService, tenancy);
       router.service(BillingService, billing);
       router.service(WebhookService, webhooks);
+      router.service(LifecycleService, lifecycle);
       router.service(StatusService, status);
       router.service(Health, health);
       router.service(ReflectionV1, reflection.v1);

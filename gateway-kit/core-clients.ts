@@ -3,6 +3,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BillingService } from "../gen/memory/v1/billing_service_pb.js";
 import { GraphService } from "../gen/memory/v1/graph_service_pb.js";
 import { IngestService } from "../gen/memory/v1/ingest_service_pb.js";
+import { LifecycleService } from "../gen/memory/v1/lifecycle_service_pb.js";
 import { RecallService } from "../gen/memory/v1/recall_service_pb.js";
 import { StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
@@ -16,6 +17,7 @@ export interface CoreClients {
   readonly tenancy: Client<typeof TenancyService>;
   readonly billing: Client<typeof BillingService>;
   readonly webhooks: Client<typeof WebhookService>;
+  readonly lifecycle: Client<typeof LifecycleService>;
   readonly status: Client<typeof StatusService>;
 }
 
@@ -27,6 +29,7 @@ export function createCoreClients(transport: Transport): CoreClients {
     tenancy: createClient(TenancyService, transport),
     billing: createClient(BillingService, transport),
     webhooks: createClient(WebhookService, transport),
+    lifecycle: createClient(LifecycleService, transport),
     status: createClient(StatusService, transport),
   };
 }

@@ -13,12 +13,15 @@ import { graphSchemaRoutes } from "./routes/graph-schema.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { memoryEntryRoutes } from "./routes/memory-entries.js";
+import { memoryErasureRoutes } from "./routes/memory-erasure.js";
 import { onboardingRoutes } from "./routes/onboarding.js";
 import { paymentWebhookRoutes } from "./routes/payment-webhook.js";
 import { recallRoutes } from "./routes/recall.js";
 import { recentRoutes } from "./routes/recent.js";
 import { relationRoutes } from "./routes/relations.js";
 import { statsRoutes } from "./routes/stats.js";
+import { tenantErasureRoutes } from "./routes/tenant-erasure.js";
+import { tenantImportRoutes } from "./routes/tenant-import.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
@@ -54,6 +57,8 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [onboardingRoutes, "session"],
   [keyRoutes, "session"],
   [exportRoutes, "session"],
+  [tenantImportRoutes, "session"],
+  [tenantErasureRoutes, "session"],
   [billingRoutes, "session"],
   [paymentWebhookRoutes, "none"],
   [cancellationRoutes, "none"],
@@ -75,6 +80,7 @@ const V1: readonly RoutePlugin[] = [
   keyRoutes,
   relationRoutes,
   factVersionRoutes,
+  memoryErasureRoutes,
   statsRoutes,
 ];
 

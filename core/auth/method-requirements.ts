@@ -77,6 +77,11 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.WebhookService/UpdateSubscription": tenant("admin"),
   "memory.v1.WebhookService/RotateSecret": tenant("admin"),
 
+  // Erasure and import (docs/erasure.md): the owner check of the last two is in core/lifecycle/.
+  "memory.v1.LifecycleService/EraseMemory": tenant("admin"),
+  "memory.v1.LifecycleService/EraseWorkspace": SESSION_TENANT,
+  "memory.v1.LifecycleService/ImportTenant": SESSION_TENANT,
+
   "memory.v1.StatusService/GetStatus": { kind: "any" },
 
   "grpc.health.v1.Health/Check": PUBLIC,

@@ -10,6 +10,7 @@ export const RECONCILE_ALL_TASK = "reconcile-all";
 export const RECONCILE_TENANT_TASK = "reconcile-tenant";
 export const MAINTAIN_VECTORS_TASK = "maintain-vectors";
 export const REEMBED_TENANT_TASK = "reembed-tenant";
+export const PURGE_ERASED_TASK = "purge-erased";
 
 export interface IndexMemoryPayload {
   readonly tenantId: string;
@@ -33,5 +34,23 @@ export function enqueueIndexMemory(tx: Sql | TransactionSql, payload: IndexMemor
       jobKey: `${INDEX_MEMORY_TASK}:${payload.memoryId}`,
       maxAttempts: INDEX_MEMORY_MAX_ATTEMPTS,
     },
+  );
+}
+
+/**
+ * Asks the worker to make erased data of a tenant physically gone after `delayMs` (docs/erasure.md
+ * "Vacuum"): old LanceDB versions and unmaterialised deletions, orphan jobs, dead PostgreSQL tuples;
+ * for an erased workspace, its vector tables. One pending job per tenant; the payload names no memory.
+ */
+export function enqueuePurgeErased(
+  tx: Sql | TransactionSql,
+  tenantId: string,
+  delayMs: number,
+): Promise<string> {
+  return enqueueJob(
+    tx,
+    PURGE_ERASED_TASK,
+    { tenantId },
+    { jobKey: `${PURGE_ERASED_TASK}:${tenantId}`, runAt: new Date(Date.now() + delayMs), maxAttempts: 10 },
   );
 }

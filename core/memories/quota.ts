@@ -67,7 +67,7 @@ export async function reserveQuota(
 ): Promise<number | undefined> {
   const limit = caller.limits.memoryLimit;
   if (limit === undefined) return undefined;
-  await tx`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${caller.tenantId}))`;
+  await lockTenantQuota(tx, caller.tenantId);
   const used = await countMemories(tx, caller.tenantId);
   if (used < limit || (replacing && used <= limit)) return used;
   throw planGateError({
@@ -79,4 +79,9 @@ export async function reserveQuota(
     message: `Memory limit reached: ${used.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} memories used. Reading, recall and export keep working; upgrade your plan to store more.`,
     upgradeUrl,
   });
+}
+
+/** The per-tenant lock quota-checked inserts take until commit (import holds it for its whole run). */
+export async function lockTenantQuota(tx: TransactionSql, tenantId: string): Promise<void> {
+  await tx`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${tenantId}))`;
 }

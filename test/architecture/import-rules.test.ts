@@ -23,6 +23,7 @@ const CORE_SERVICES = [
   "core/tenancy",
   "core/billing",
   "core/webhooks",
+  "core/lifecycle",
   "core/status",
   "core/health",
   "core/reflection",

@@ -8,6 +8,7 @@ import { createCoreClients } from "../../gateway-kit/core-clients.js";
 import { BillingService } from "../../gen/memory/v1/billing_service_pb.js";
 import { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
 import { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
+import { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.js";
 import { RecallService } from "../../gen/memory/v1/recall_service_pb.js";
 import { StatusService } from "../../gen/memory/v1/status_service_pb.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
@@ -22,6 +23,7 @@ export interface StubCore {
   billing?: Partial<ServiceImpl<typeof BillingService>>;
   status?: Partial<ServiceImpl<typeof StatusService>>;
   webhooks?: Partial<ServiceImpl<typeof WebhookService>>;
+  lifecycle?: Partial<ServiceImpl<typeof LifecycleService>>;
 }
 
 export interface StubEdge {
@@ -58,6 +60,7 @@ export async function startStubEdge(
       router.service(BillingService, core.billing ?? {});
       router.service(StatusService, core.status ?? {});
       router.service(WebhookService, core.webhooks ?? {});
+      router.service(LifecycleService, core.lifecycle ?? {});
     },
     {
       router: {
@@ -243,6 +246,22 @@ export const HAPPY_CORE: StubCore = {
     createPortalSession: async () => ({ url: "https://pay.example.test/p/1" }),
     handlePaymentEvent: async () => ({ processed: true, eventType: "checkout.session.completed" }),
     requestCancellation: async () => ({ message: "Your cancellation was received." }),
+  },
+  lifecycle: {
+    eraseMemory: async () => ({ erased: true, versions: 3, chunks: 7, edges: 4 }),
+    eraseWorkspace: async () => ({ erased: true, tenantId: "t", rows: 42n, vectorTables: 1 }),
+    importTenant: async (requests) => {
+      let bytes = 0;
+      for await (const r of requests) bytes += r.chunk.length;
+      return {
+        imported: true,
+        memories: bytes > 0 ? 2 : 0,
+        edges: 0,
+        chunks: 2,
+        format: "memory-service-export/v1",
+        sourceTenantId: "s",
+      };
+    },
   },
   status: {
     getStatus: async () => ({

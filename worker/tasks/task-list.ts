@@ -5,6 +5,7 @@ import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import {
   INDEX_MEMORY_TASK,
   MAINTAIN_VECTORS_TASK,
+  PURGE_ERASED_TASK,
   RECONCILE_ALL_TASK,
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
@@ -16,6 +17,7 @@ import type { VectorStore } from "../../core/vectors/vector-store.js";
 import { indexMemoryTask } from "./index-memory.js";
 import { maintainVectorsTask } from "./maintain-vectors.js";
 import { purgeAuditLogTask } from "./purge-audit-log.js";
+import { purgeErasedTask } from "./purge-erased.js";
 import { reconcileAllTask } from "./reconcile-all.js";
 import { reconcileTenantTask } from "./reconcile-tenant.js";
 import { reembedTenantTask } from "./reembed-tenant.js";
@@ -49,5 +51,6 @@ export function createTaskList(deps: TaskDependencies): TaskList {
     [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),
     [REEMBED_TENANT_TASK]: reembedTenantTask(deps),
     [PURGE_AUDIT_LOG_TASK]: purgeAuditLogTask(deps),
+    [PURGE_ERASED_TASK]: purgeErasedTask(deps),
   };
 }

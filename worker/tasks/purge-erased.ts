@@ -1,0 +1,13 @@
+import type { Task } from "graphile-worker";
+import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { purgeErased } from "../../core/memories/purge-erased.js";
+import { tenantPayload } from "./tenant-payload.js";
+
+/** Makes a tenant's erased data physically gone (core/memories/purge-erased.ts, docs/erasure.md). */
+export function purgeErasedTask(deps: MemoryDeps): Task {
+  return async (payload) => {
+    const { tenantId } = tenantPayload.parse(payload);
+    const report = await purgeErased(deps, tenantId);
+    deps.logger.info({ tenantId, ...report }, "erased data purged");
+  };
+}
