@@ -148,7 +148,7 @@ export function compareVariants(
   const results: Comparison["results"] = {};
   const lines = [
     `nDCG@10 fused / fused + rerank; fitted on ${TUNE_SETS.join(", ")}; held out: the rest (*)`,
-    `${"variant".padEnd(34)}${ordered.map((s) => `${s.dataset}${TUNE_SETS.includes(s.dataset) ? "" : "*"}`.padStart(16)).join("")}  min fused−best  min rerank−best`,
+    `${"variant".padEnd(44)}${ordered.map((s) => `${s.dataset}${TUNE_SETS.includes(s.dataset) ? "" : "*"}`.padStart(16)).join("")}  min fused−best  min rerank−best`,
   ];
   const best = new Map(
     ordered.map((s) => [
@@ -171,7 +171,7 @@ export function compareVariants(
       ...ordered.map((s) => (row[s.dataset]?.reranked ?? 0) - (best.get(s.dataset) ?? 0)),
     );
     lines.push(
-      `${name.slice(0, 33).padEnd(34)}${ordered.map((s) => `${row[s.dataset]?.fused.toFixed(3)}/${row[s.dataset]?.reranked.toFixed(3)}`.padStart(16)).join("")}  ${minFused.toFixed(3).padStart(13)}  ${minReranked.toFixed(3).padStart(15)}`,
+      `${name.slice(0, 43).padEnd(44)}${ordered.map((s) => `${row[s.dataset]?.fused.toFixed(3)}/${row[s.dataset]?.reranked.toFixed(3)}`.padStart(16)).join("")}  ${minFused.toFixed(3).padStart(13)}  ${minReranked.toFixed(3).padStart(15)}`,
     );
   }
   return { text: `${lines.join("\n")}\n`, results };

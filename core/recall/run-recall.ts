@@ -6,6 +6,7 @@ import type { Reranker } from "../models/reranker.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
 import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
+import { explainHit, type RecallExplanation } from "./explain/explain-hit.js";
 import {
   channelShareWeights,
   fulltextShare,
@@ -68,6 +69,8 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
 /** Spec RecallHit.source: which channel surfaced the hit. */
 export type HitSource = "fulltext" | "vector" | "hybrid" | "graph";
 
+export type { RecallExplanation } from "./explain/explain-hit.js";
+
 export interface RecalledMemory {
   readonly memoryId: string;
   readonly title: string;
@@ -81,6 +84,8 @@ export interface RecalledMemory {
   readonly memoryType: string;
   readonly kind: string;
   readonly origin: string;
+  /** Only when the recall asked to explain. */
+  readonly explanation?: RecallExplanation;
 }
 
 export interface RecallOutcome {
@@ -96,6 +101,10 @@ interface Candidate {
   readonly score: number;
   readonly source: HitSource;
   readonly hops: number;
+  /** Channel ranks (direct hits); the fused score stays here when rerank changes `score`. */
+  readonly ranks?: FusedMemory["ranks"];
+  readonly fusedScore?: number;
+  readonly rerankScore?: number;
 }
 
 const sourceOf = (f: FusedMemory): HitSource =>
@@ -132,56 +141,62 @@ export async function runRecall(
         })
     : Promise.resolve([]);
 
-  const { candidates, fulltext, share } = await withTenantSnapshot(deps.db, tenantId, async (tx) => {
-    const fulltext: FulltextResult = stages.fulltext
-      ? await timer.time("fulltext", () =>
-          searchFulltext(tx, tenantId, {
-            query,
-            depth: tuning.channelDepth,
-            asOf,
-            lexicon: deps.lexicon,
-            onCollection: (collection) => deps.rekey?.(tenantId, collection),
-          }),
-        )
-      : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };
-    const vectorHits = await vectorSearch;
-    const chunks = await timer.time("hydrate", () =>
-      readCandidateChunks(
-        tx,
-        tenantId,
-        [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])],
-        asOf,
-      ),
-    );
-    const known = (chunkId: string) => {
-      const chunk = chunks.get(chunkId);
-      return chunk === undefined ? [] : [{ memoryId: chunk.memoryId, chunkId }];
-    };
-    const fulltextHits = fulltext.hits.flatMap((h) =>
-      known(h.chunkId).map((k) => ({ ...k, score: h.score })),
-    );
-    const vectorHitsKnown = vectorHits.filter((h) => chunks.has(h.chunkId));
-    const share = fusionShare(stages, deps.embedder.id, fulltext.coverage, vectorHitsKnown);
-    const fused =
-      share === undefined
-        ? fuseReciprocalRank([
-            { name: "fulltext", weight: tuning.fulltextWeight, hits: fulltextHits },
-            { name: "vector", weight: tuning.vectorWeight, hits: vectorHitsKnown },
-          ])
-        : fuseCalibratedScores(fulltextHits, fulltext.maxScore, vectorHitsKnown, share);
-    const candidates: Candidate[] = fused.flatMap((f) => {
-      const chunk = chunks.get(f.chunkId);
-      return chunk === undefined ? [] : [{ chunk, score: f.score, source: sourceOf(f), hops: 0 }];
-    });
-    if (stages.graph && options.hops > 0 && candidates.length > 0) {
-      const reached = await timer.time("graph", () =>
-        expandGraph(tx, tenantId, candidates, options, tuning.graphSeeds),
+  const { candidates, fulltext, share, fulltextHits, vectorHitsKnown } = await withTenantSnapshot(
+    deps.db,
+    tenantId,
+    async (tx) => {
+      const fulltext: FulltextResult = stages.fulltext
+        ? await timer.time("fulltext", () =>
+            searchFulltext(tx, tenantId, {
+              query,
+              depth: tuning.channelDepth,
+              asOf,
+              lexicon: deps.lexicon,
+              onCollection: (collection) => deps.rekey?.(tenantId, collection),
+            }),
+          )
+        : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };
+      const vectorHits = await vectorSearch;
+      const chunks = await timer.time("hydrate", () =>
+        readCandidateChunks(
+          tx,
+          tenantId,
+          [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])],
+          asOf,
+        ),
       );
-      candidates.push(...reached);
-      candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
-    }
-    return { candidates, fulltext, share };
-  });
+      const known = (chunkId: string) => {
+        const chunk = chunks.get(chunkId);
+        return chunk === undefined ? [] : [{ memoryId: chunk.memoryId, chunkId }];
+      };
+      const fulltextHits = fulltext.hits.flatMap((h) =>
+        known(h.chunkId).map((k) => ({ ...k, score: h.score })),
+      );
+      const vectorHitsKnown = vectorHits.filter((h) => chunks.has(h.chunkId));
+      const share = fusionShare(stages, deps.embedder.id, fulltext.coverage, vectorHitsKnown);
+      const fused =
+        share === undefined
+          ? fuseReciprocalRank([
+              { name: "fulltext", weight: tuning.fulltextWeight, hits: fulltextHits },
+              { name: "vector", weight: tuning.vectorWeight, hits: vectorHitsKnown },
+            ])
+          : fuseCalibratedScores(fulltextHits, fulltext.maxScore, vectorHitsKnown, share);
+      const candidates: Candidate[] = fused.flatMap((f) => {
+        const chunk = chunks.get(f.chunkId);
+        return chunk === undefined
+          ? []
+          : [{ chunk, score: f.score, source: sourceOf(f), hops: 0, ranks: f.ranks, fusedScore: f.score }];
+      });
+      if (stages.graph && options.hops > 0 && candidates.length > 0) {
+        const reached = await timer.time("graph", () =>
+          expandGraph(tx, tenantId, candidates, options, tuning.graphSeeds),
+        );
+        candidates.push(...reached);
+        candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
+      }
+      return { candidates, fulltext, share, fulltextHits, vectorHitsKnown };
+    },
+  );
 
   let ordered = candidates;
   let rerankerId = "none";
@@ -210,7 +225,16 @@ export async function runRecall(
         share !== undefined && reranker.id === BUILTIN_RERANKER_ID
           ? addRerankScores(head, scores, tuning.rerankScoreWeight * share)
           : blendReranked(head, scores, tuning.firstStageWeight);
-      ordered = [...blended, ...candidates.slice(head.length)];
+      // Explanations keep the reranker's own score of each hit; without explain nothing is added.
+      const rerankOf = options.explain
+        ? new Map(head.map((c, i) => [c.chunk.memoryId, scores[i] ?? 0]))
+        : undefined;
+      ordered = [
+        ...(rerankOf === undefined
+          ? blended
+          : blended.map((c) => ({ ...c, rerankScore: rerankOf.get(c.chunk.memoryId) ?? 0 }))),
+        ...candidates.slice(head.length),
+      ];
       rerankerId = reranker.id;
     } catch (error) {
       // Without a reranker answer the fused order stands, and the response says no reranker ran.
@@ -237,6 +261,9 @@ export async function runRecall(
       memoryType: c.chunk.memoryType,
       kind: c.chunk.kind,
       origin: c.chunk.origin,
+      ...(options.explain
+        ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, lexemes) }
+        : {}),
     }),
   );
   const latencyMs = performance.now() - started;
