@@ -1,16 +1,21 @@
 /**
- * Recall quality per pipeline stage (issue #6 "Evaluation harness"):
+ * Recall quality per pipeline stage (issue #6 "Evaluation harness", issue #22 item 2):
  *
- *   npm run eval -- --dataset ../shared/eval/xquad_de [--dataset …] [--limit 300] [--database-url URL]
- *                   [--no-peer] [--out-dir bench/results]
+ *   npm run eval -- --all [--eval-dir ../shared/eval] [--limit 200] [--category c1,c2] [--seed eval]
+ *   npm run eval -- --dataset ../shared/eval/xquad_de [--dataset …] [--limit 300] [--peer]
+ *                   [--database-url URL] [--out-dir bench/results] [--stages bm25,vector,…]
  *
  * Ingests each set's corpus.jsonl through the real ingest path (IngestService.StoreMemory, one tenant per
  * `group`; `text` only unless meta.json says titles are fair), runs every query through the real recall
  * path (RecallService.Recall, k = 10) once per stage combination (RecallStages), and scores recall@1/5/10,
- * MRR@10 and nDCG@10 with latency p50/p95, next to the Orama peer baseline. Writes
- * bench/results/eval-<dataset>.json and prints a table.
+ * MRR@10 and nDCG@10 with latency p50/p95. `--limit N` takes a deterministic sample spread over groups and
+ * languages (bench/eval/sample-queries.ts), not the first N; `--category` keeps queries of those
+ * categories only. `--all` runs every set under --eval-dir and prints one table of stages × sets with
+ * full − best single channel per set and its minimum. The Orama peer baseline runs with `--peer` (and,
+ * as before, by default for single sets unless `--no-peer`). Writes bench/results/eval-<dataset>.json,
+ * and eval-all.json for more than one set.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +25,8 @@ import { ingestEvalDataset, toDocumentIds } from "./eval/ingest-eval-dataset.js"
 import { runOramaBaseline } from "./eval/orama-baseline.js";
 import { type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
 import { meanMetrics, percentile, type QueryMetrics, queryMetrics } from "./eval/retrieval-metrics.js";
+import { sampleQueries } from "./eval/sample-queries.js";
+import { formatStageTable, type SetScores } from "./eval/stage-table.js";
 import { type EvalCore, startEvalCore } from "./eval/start-eval-core.js";
 
 /** The stage combinations of the issue, plus the production default (everything on). */
@@ -32,6 +39,8 @@ const STAGES = {
   full: {},
 } as const;
 type StageName = keyof typeof STAGES;
+/** Run unless --stages says otherwise; fused+rerank only on request (full = it plus graph). */
+const DEFAULT_STAGES: readonly StageName[] = ["bm25", "vector", "fused", "fused+graph", "full"];
 
 interface StageResult {
   readonly metrics: QueryMetrics;
@@ -43,27 +52,58 @@ interface StageResult {
 const { values } = parseArgs({
   options: {
     dataset: { type: "string", multiple: true },
+    all: { type: "boolean", default: false },
+    "eval-dir": { type: "string", default: "../shared/eval" },
     limit: { type: "string" },
+    category: { type: "string" },
+    seed: { type: "string", default: "eval" },
     "database-url": { type: "string" },
+    peer: { type: "boolean", default: false },
     "no-peer": { type: "boolean", default: false },
     "out-dir": { type: "string", default: "bench/results" },
     stages: { type: "string" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
   },
 });
-const datasets = values.dataset ?? [];
+async function setsUnder(dir: string): Promise<string[]> {
+  const names = (await readdir(dir)).sort();
+  const sets: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    if ((await stat(path)).isDirectory() && (await stat(join(path, "queries.jsonl")).catch(() => undefined)))
+      sets.push(path);
+  }
+  return sets;
+}
+
+const datasets = [
+  ...(values.dataset ?? []),
+  ...(values.all ? await setsUnder(resolve(values["eval-dir"])) : []),
+];
 if (datasets.length === 0) {
   process.stderr.write(
-    "usage: npm run eval -- --dataset <dir> [--dataset <dir>…] [--limit N] [--database-url URL]\n",
+    "usage: npm run eval -- (--all [--eval-dir DIR] | --dataset <dir> [--dataset <dir>…]) [--limit N] [--category C[,C…]] [--database-url URL]\n",
   );
   process.exit(2);
 }
-const stageNames = (values.stages?.split(",") ?? Object.keys(STAGES)) as StageName[];
+const stageNames = (values.stages?.split(",") ?? DEFAULT_STAGES) as StageName[];
+const unknownStage = stageNames.find((s) => !(s in STAGES));
+if (unknownStage !== undefined) {
+  process.stderr.write(`unknown stage ${unknownStage}; known: ${Object.keys(STAGES).join(", ")}\n`);
+  process.exit(2);
+}
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
+const categories = values.category === undefined ? undefined : new Set(values.category.split(","));
+const runPeers = values.peer || (!values.all && !values["no-peer"]);
 
 async function evaluate(core: EvalCore, dir: string) {
   const dataset = await readEvalDataset(resolve(dir));
-  const queries: EvalQuery[] = dataset.queries.slice(0, limit);
+  const eligible = dataset.queries.filter((q) => categories === undefined || categories.has(q.category));
+  const queries: EvalQuery[] = sampleQueries(eligible, limit, values.seed);
+  if (queries.length === 0) {
+    process.stderr.write(`${dataset.name}: no queries${categories ? " of those categories" : ""}; skipped\n`);
+    return undefined;
+  }
   process.stderr.write(`${dataset.name}: ingesting ${dataset.documents.length} documents…\n`);
   const ingested = await ingestEvalDataset(core, dataset);
   process.stderr.write(
@@ -103,7 +143,7 @@ async function evaluate(core: EvalCore, dir: string) {
     };
   }
   const peers: Record<string, StageResult> = {};
-  if (!values["no-peer"]) {
+  if (runPeers) {
     for (const mode of ["fulltext", "hybrid"] as const) {
       const runs = await runOramaBaseline(dataset.documents, queries, core.models.embedder, mode);
       const metrics = queries.map((q) => queryMetrics(runs.get(q.id)?.ranked ?? [], q.relevant));
@@ -120,6 +160,12 @@ async function evaluate(core: EvalCore, dir: string) {
     dataset: dataset.name,
     documents: dataset.documents.length,
     queries: queries.length,
+    sampling: {
+      of: eligible.length,
+      limit: Number.isFinite(limit) ? limit : null,
+      seed: values.seed,
+      categories: categories === undefined ? null : [...categories],
+    },
     titlesIndexed: dataset.titlesFair,
     ingest: { chunks: ingested.chunks, ms: Math.round(ingested.ms) },
     embedder: core.models.embedder.id,
@@ -131,7 +177,9 @@ async function evaluate(core: EvalCore, dir: string) {
   };
 }
 
-function printTable(result: Awaited<ReturnType<typeof evaluate>>) {
+type EvalResult = NonNullable<Awaited<ReturnType<typeof evaluate>>>;
+
+function printTable(result: EvalResult) {
   const rows = [...Object.entries(result.stages), ...Object.entries(result.peers)];
   const f = (x: number) => x.toFixed(3);
   process.stdout.write(
@@ -152,12 +200,43 @@ const core = await startEvalCore({
 });
 try {
   await mkdir(values["out-dir"], { recursive: true });
+  const summary: SetScores[] = [];
   for (const dir of datasets) {
     const result = await evaluate(core, dir);
+    if (result === undefined) continue;
     printTable(result);
+    summary.push({
+      dataset: result.dataset,
+      queries: result.queries,
+      ndcg: Object.fromEntries(Object.entries(result.stages).map(([stage, r]) => [stage, r.metrics.ndcg10])),
+    });
     await writeFile(
       join(values["out-dir"], `eval-${result.dataset}.json`),
       `${JSON.stringify(result, null, 2)}\n`,
+    );
+  }
+  if (summary.length > 1) {
+    const table = formatStageTable(summary, stageNames);
+    process.stdout.write(`\nnDCG@10, stages × sets (embedder ${core.models.embedder.id})\n${table.text}`);
+    await writeFile(
+      join(values["out-dir"], "eval-all.json"),
+      `${JSON.stringify(
+        {
+          measuredAt: new Date().toISOString(),
+          embedder: core.models.embedder.id,
+          sampling: {
+            limit: Number.isFinite(limit) ? limit : null,
+            seed: values.seed,
+            categories: categories === undefined ? null : [...categories],
+          },
+          sets: summary,
+          margins: table.margins,
+          minOverBest: table.minOverBest ?? null,
+          minOverBm25: table.minOverBm25 ?? null,
+        },
+        null,
+        2,
+      )}\n`,
     );
   }
 } finally {

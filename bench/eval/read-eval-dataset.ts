@@ -14,6 +14,10 @@ export interface EvalQuery {
   readonly text: string;
   readonly relevant: ReadonlySet<string>;
   readonly group: string;
+  /** Query language where the set states it ("" otherwise): a sampling stratum. */
+  readonly lang: string;
+  /** Optional question category (e.g. a conversational set's question type), for `--category`. */
+  readonly category: string;
 }
 
 export interface EvalDataset {
@@ -47,6 +51,8 @@ export async function readEvalDataset(directory: string): Promise<EvalDataset> {
     text: asString(row.text),
     relevant: new Set(Array.isArray(row.relevant_ids) ? row.relevant_ids.map(asString) : []),
     group: asString(row.group),
+    lang: asString(row.lang),
+    category: asString(row.category ?? row.question_type ?? row.type),
   }));
   return {
     name: directory.replace(/\/+$/, "").split("/").at(-1) ?? directory,

@@ -8,6 +8,8 @@ export interface RecallOptions {
   /** Point-in-time recall; unset: current versions. */
   readonly asOf?: Date;
   readonly stages: RecallStageSwitches;
+  /** Return per hit each stage's view of it (RecalledMemory.explanation); off: nothing is collected. */
+  readonly explain?: boolean;
 }
 
 /** Pipeline stages that run (RecallStages in the proto switches them off for evaluation). */

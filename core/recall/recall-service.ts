@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
+  RecallExplanationSchema,
   RecallHitSchema,
   type RecallRequest,
   type RecallResponse,
@@ -48,6 +49,7 @@ export function recallOptionsOf(request: RecallRequest): RecallOptions {
       graph: !stages?.disableGraph,
       rerank: !stages?.disableRerank,
     },
+    ...(request.explain ? { explain: true } : {}),
   };
 }
 
@@ -67,6 +69,14 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
         memoryType: memoryTypeEnum(h.memoryType),
         kind: memoryKindEnum(h.kind),
         origin: h.origin,
+        ...(h.explanation !== undefined
+          ? {
+              explanation: create(RecallExplanationSchema, {
+                ...h.explanation,
+                matchedTerms: [...h.explanation.matchedTerms],
+              }),
+            }
+          : {}),
       }),
     ),
     latencyMs: Math.round(outcome.latencyMs),

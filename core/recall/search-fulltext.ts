@@ -1,6 +1,7 @@
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { TransactionSql } from "../store/database.js";
 import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
+import { MAX_TF_PART } from "./bm25/bm25-parameters.js";
 import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
 import { type CollectionStatistics, readCollectionStatistics } from "./bm25/read-collection-statistics.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
@@ -20,6 +21,16 @@ export interface FulltextResult {
   readonly terms: readonly Bm25Term[];
   /** Whether the threshold reads or MaxScore finished the search ("at" for point-in-time). */
   readonly path: string;
+  /**
+   * The best score any chunk could reach: Σ term weight × (k1 + 1). A hit's score over it is how much
+   * of the query's idf mass the hit matches — comparable across queries, unlike raw BM25 scores.
+   */
+  readonly maxScore: number;
+  /**
+   * Share of the query's own lexemes (not its translations) that occur in the tenant's current chunks:
+   * near 1 when query and memories share a language, low across languages (fusion's channel share).
+   */
+  readonly coverage: number;
 }
 
 export interface FulltextOptions {
@@ -35,6 +46,9 @@ export interface FulltextOptions {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+const maxBm25Score = (terms: readonly Bm25Term[]) =>
+  terms.reduce((sum, t) => sum + t.weight * MAX_TF_PART, 0);
 
 /**
  * The full-text channel: the query and its expansions analysed like the chunks, compounds of query
@@ -57,6 +71,8 @@ export async function searchFulltext(
     findCompoundTerms(tx, tenantId, compoundJoinCandidates(words)),
   ]);
   options.onCollection?.(collection);
+  const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
+  const coverage = own.size === 0 ? 0 : [...own.values()].filter(Boolean).length / own.size;
   const compoundIndex = texts.length;
   const terms = planBm25Terms(
     [
@@ -73,8 +89,14 @@ export async function searchFulltext(
   );
   if (options.asOf !== undefined) {
     const hits = await searchBm25At(tx, tenantId, terms, collection, options.asOf, options.depth);
-    return { hits, terms, path: "at" };
+    return { hits, terms, path: "at", maxScore: maxBm25Score(terms), coverage };
   }
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth);
-  return { hits: result.hits, terms, path: result.stats.finishedBy };
+  return {
+    hits: result.hits,
+    terms,
+    path: result.stats.finishedBy,
+    maxScore: maxBm25Score(terms),
+    coverage,
+  };
 }

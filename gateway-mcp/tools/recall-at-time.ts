@@ -2,6 +2,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
 import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
+import { explainInput, explanationOfHit, explanationOutput } from "../translate/explanation-of-hit.js";
 import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
 import { parseIsoInstant } from "../translate/parse-iso-instant.js";
 import { defineTool } from "./tool-definition.js";
@@ -21,6 +22,7 @@ export const recallAtTimeInput = z.strictObject({
         "The instant to look at, ISO 8601 with Z or an offset (2025-03-01T12:00:00Z), or a date (midnight UTC). Default: now.",
     }),
   k: protoInt(fields.k).optional().meta({ default: 5, description: "How many hits to return." }),
+  explain: explainInput,
 });
 
 export const recallAtTimeOutput = z.object({
@@ -32,6 +34,7 @@ export const recallAtTimeOutput = z.object({
       valid_from: z.string().describe("ISO 8601: since when this version was valid."),
       valid_to: z.string().nullable().describe("ISO 8601: when it was superseded; null while still valid."),
       score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
+      explanation: explanationOutput.optional(),
     }),
   ),
 });
@@ -57,6 +60,7 @@ export const recallAtTimeTool = defineTool({
         query: args.query,
         ...(args.k !== undefined ? { k: args.k } : {}),
         ...(asOf !== undefined ? { asOf: timestampFromDate(asOf) } : {}),
+        ...(args.explain ? { explain: true } : {}),
       },
       callOptions,
     );
@@ -69,6 +73,7 @@ export const recallAtTimeTool = defineTool({
           valid_from: isoFromTimestamp(hit.validFrom) ?? "",
           valid_to: isoFromTimestamp(hit.validTo),
           score: hit.score,
+          ...(hit.explanation !== undefined ? { explanation: explanationOfHit(hit.explanation) } : {}),
         })),
       },
     };

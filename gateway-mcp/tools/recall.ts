@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
 import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
+import { explainInput, explanationOfHit, explanationOutput } from "../translate/explanation-of-hit.js";
 import { defineTool } from "./tool-definition.js";
 
 // Bounds (query length, k, hops) come from the proto, as core enforces them.
@@ -15,6 +16,7 @@ export const recallInput = z.strictObject({
     default: 2,
     description: "How far to follow relations from the best hits; 0 returns direct matches only.",
   }),
+  explain: explainInput,
 });
 
 export const recallOutput = z.object({
@@ -25,6 +27,7 @@ export const recallOutput = z.object({
       content: z.string().describe("The best-matching passage of the memory."),
       score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
       source: z.string().describe('Which search found it: "fulltext", "vector", "hybrid" or "graph".'),
+      explanation: explanationOutput.optional(),
     }),
   ),
   elapsed_ms: z.number().int().describe("Time the search took in the memory service."),
@@ -48,6 +51,7 @@ export const recallTool = defineTool({
         query: args.query,
         ...(args.k !== undefined ? { k: args.k } : {}),
         ...(args.hops !== undefined ? { hops: args.hops } : {}),
+        ...(args.explain ? { explain: true } : {}),
       },
       callOptions,
     );
@@ -59,6 +63,7 @@ export const recallTool = defineTool({
           content: hit.content,
           score: hit.score,
           source: hit.source,
+          ...(hit.explanation !== undefined ? { explanation: explanationOfHit(hit.explanation) } : {}),
         })),
         elapsed_ms: response.latencyMs,
       },

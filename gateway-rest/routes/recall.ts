@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
-import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
+import { type RecallExplanation, RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
@@ -14,6 +14,7 @@ export const recallRequestSchema = z
     query: protoString(fields.query).describe("Free text, German or English"),
     k: protoInt(fields.k).optional().describe("Hits to return; 5 when unset"),
     hops: protoInt(fields.hops).optional().describe("Graph hops from the best seeds; 2 when unset"),
+    explain: z.boolean().optional().describe("Return per hit each stage's rank and score; off when unset"),
   })
   .meta({ id: "RecallRequest" });
 
@@ -28,11 +29,39 @@ export const recallResponseSchema = z
         score: z.number(),
         source: z.string().describe("fulltext, vector, hybrid or graph: the channel that found it"),
         hops: z.int().describe("0 for direct matches, n when reached over n graph hops"),
+        explanation: z
+          .object({
+            fulltextRank: z.int().optional(),
+            fulltextScore: z.number().optional().describe("BM25 score of the memory's best chunk"),
+            matchedTerms: z
+              .array(z.string())
+              .describe("Query lexemes (stemmed, with translations) in the chunk"),
+            vectorRank: z.int().optional(),
+            vectorDistance: z.number().optional().describe("Cosine distance, lower is closer"),
+            fulltextShare: z.number().optional().describe("Full text's share of the fused score, 0..1"),
+            fusedScore: z.number(),
+            rerankScore: z.number().optional(),
+            hops: z.int(),
+          })
+          .optional()
+          .describe("Why the hit was recalled; only with explain"),
       }),
     ),
     latencyMs: z.int(),
   })
   .meta({ id: "RecallResult" });
+
+const explanationOf = (e: RecallExplanation) => ({
+  ...(e.fulltextRank !== undefined ? { fulltextRank: e.fulltextRank } : {}),
+  ...(e.fulltextScore !== undefined ? { fulltextScore: e.fulltextScore } : {}),
+  matchedTerms: [...e.matchedTerms],
+  ...(e.vectorRank !== undefined ? { vectorRank: e.vectorRank } : {}),
+  ...(e.vectorDistance !== undefined ? { vectorDistance: e.vectorDistance } : {}),
+  ...(e.fulltextShare !== undefined ? { fulltextShare: e.fulltextShare } : {}),
+  fusedScore: e.fusedScore,
+  ...(e.rerankScore !== undefined ? { rerankScore: e.rerankScore } : {}),
+  hops: e.hops,
+});
 
 /** POST …/memory/recall → RecallService/Recall. Both under /api, Bearer under /api/v1. */
 export const recallRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
@@ -52,9 +81,14 @@ export const recallRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request) => {
-      const { query, k, hops } = request.body;
+      const { query, k, hops, explain } = request.body;
       const result = await options.clients.recall.recall(
-        { query, ...(k === undefined ? {} : { k }), ...(hops === undefined ? {} : { hops }) },
+        {
+          query,
+          ...(k === undefined ? {} : { k }),
+          ...(hops === undefined ? {} : { hops }),
+          ...(explain ? { explain: true } : {}),
+        },
         coreCall(request, options),
       );
       return {
@@ -65,6 +99,7 @@ export const recallRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
           score: hit.score,
           source: hit.source,
           hops: hit.hops,
+          ...(hit.explanation !== undefined ? { explanation: explanationOf(hit.explanation) } : {}),
         })),
         latencyMs: result.latencyMs,
       };

@@ -151,6 +151,15 @@ for (const mode of ["json", "sse"] as const) {
     t.is(two.hits.length, 2);
     const all = await callTool<Recall>(client, "service_recall", { query: word });
     t.true(all.hits.length >= 4 && all.hits.length <= 5, "default k is 5");
+    t.true(
+      all.hits.every((h) => h.explanation === undefined),
+      "no explanation unless asked",
+    );
+    const explained = await callTool<Recall>(client, "service_recall", { query: word, k: 2, explain: true });
+    const why = explained.hits[0]?.explanation;
+    t.is(typeof why?.fused_score, "number");
+    t.true(why?.fulltext_rank !== undefined || why?.vector_rank !== undefined);
+    t.true(Array.isArray(why?.matched_terms));
   });
 
   test(`${mode}: service_list_recent lists the newest first with a count`, async (t) => {

@@ -33,8 +33,8 @@ function inputProperty(tool: string, name: string): PropertySchema {
 
 // Spec "MCP tools (11)": name → [scope, required arguments, optional arguments].
 const SPEC_TOOLS: Record<string, [string, string[], string[]]> = {
-  service_recall: ["read", ["query"], ["k", "hops"]],
-  service_recall_at_time: ["read", ["query"], ["as_of", "k"]],
+  service_recall: ["read", ["query"], ["k", "hops", "explain"]],
+  service_recall_at_time: ["read", ["query"], ["as_of", "k", "explain"]],
   service_list_relations: ["read", ["memory_id"], []],
   service_health: ["any", [], []],
   service_stats: ["read", [], []],

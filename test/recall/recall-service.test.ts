@@ -70,6 +70,27 @@ test("a German question finds the German memory, with the spec's hit fields", as
   t.true(response.timings.some((s) => s.stage === "fulltext"));
 });
 
+test("explain returns each stage's view of every hit, and nothing without it", async (t) => {
+  const query = "Wann werden die Backups vom Datenbankserver gemacht?";
+  const plain = await clients.recall.recall({ query });
+  t.true(plain.hits.every((h) => h.explanation === undefined));
+  const explained = await clients.recall.recall({ query, explain: true });
+  t.deepEqual(
+    explained.hits.map((h) => h.memoryId),
+    plain.hits.map((h) => h.memoryId),
+    "explaining does not change the ranking",
+  );
+  const first = explained.hits[0]?.explanation;
+  t.is(first?.fulltextRank, 1);
+  t.true((first?.fulltextScore ?? 0) > 0);
+  t.true(first?.matchedTerms.includes("backups"), JSON.stringify(first?.matchedTerms));
+  t.true(first?.vectorRank !== undefined && (first?.vectorDistance ?? 2) < 1);
+  t.true((first?.fulltextShare ?? -1) > 0 && (first?.fulltextShare ?? 2) < 1);
+  t.true((first?.fusedScore ?? 0) > 0);
+  t.true(first?.rerankScore !== undefined);
+  t.is(first?.hops, 0);
+});
+
 test("English text matches sensibly (inflected forms included)", async (t) => {
   const response = await clients.recall.recall({ query: "when should I prune the apple tree?", k: 3 });
   t.is(response.hits[0]?.memoryId, ids[3]);

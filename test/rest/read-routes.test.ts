@@ -77,6 +77,21 @@ test("POST /api/memory/recall: 200 with the spec's REST result, by bearer token 
   }
 });
 
+test("POST /api/memory/recall with explain: every hit says each stage's rank and score", async (t) => {
+  const res = await rest(url, "/api/memory/recall", {
+    token: tenant.token,
+    body: { ...query, explain: true },
+  });
+  t.is(res.status, 200, res.text);
+  const [first] = (res.body as { hits: (Hit & { explanation?: Record<string, unknown> })[] }).hits;
+  t.is(first?.memoryId, contractId);
+  const explanation = first?.explanation ?? {};
+  t.is(explanation.fulltextRank, 1);
+  t.true(Array.isArray(explanation.matchedTerms) && explanation.matchedTerms.length > 0);
+  t.is(typeof explanation.fusedScore, "number");
+  t.is(explanation.hops, 0);
+});
+
 test("POST /api/v1/memory/recall: the bearer alias answers the same; a session there is 401", async (t) => {
   const res = await rest(url, "/api/v1/memory/recall", { token: tenant.token, body: query });
   t.is(res.status, 200, res.text);

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/recall_service.proto.
  */
 export const file_memory_v1_recall_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSLZAQoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlc0IECgJfa0IHCgVfaG9wc0IICgZfYXNfb2YibwoMUmVjYWxsU3RhZ2VzEhgKEGRpc2FibGVfZnVsbHRleHQYASABKAgSFgoOZGlzYWJsZV92ZWN0b3IYAiABKAgSFQoNZGlzYWJsZV9ncmFwaBgDIAEoCBIWCg5kaXNhYmxlX3JlcmFuaxgEIAEoCCLNAgoJUmVjYWxsSGl0EhEKCW1lbW9yeV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdzbmlwcGV0GAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFc2NvcmUYBSABKAESDgoGc291cmNlGAYgASgJEgwKBGhvcHMYByABKAUSLgoKdmFsaWRfZnJvbRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIdmFsaWRfdG8YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESKgoLbWVtb3J5X3R5cGUYCiABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZRIjCgRraW5kGAsgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQSDgoGb3JpZ2luGAwgASgJQgsKCV92YWxpZF90byIoCgtTdGFnZVRpbWluZxINCgVzdGFnZRgBIAEoCRIKCgJtcxgCIAEoASKDAQoOUmVjYWxsUmVzcG9uc2USIgoEaGl0cxgBIAMoCzIULm1lbW9yeS52MS5SZWNhbGxIaXQSEgoKbGF0ZW5jeV9tcxgCIAEoBRIQCghyZXJhbmtlchgDIAEoCRInCgd0aW1pbmdzGAQgAygLMhYubWVtb3J5LnYxLlN0YWdlVGltaW5nIjQKEUxpc3RSZWNlbnRSZXF1ZXN0EhkKAWsYASABKAVCCbpIBhoEGDIoAUgAiAEBQgQKAl9rIuwBCgpSZWNlbnRJdGVtEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEiYKBnN0YXR1cxgDIAEoDjIWLm1lbW9yeS52MS5JbmRleFN0YXR1cxIWCg5pbmRleGVkX2NodW5rcxgEIAEoBRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgRraW5kGAcgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQiSQoSTGlzdFJlY2VudFJlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUubWVtb3J5LnYxLlJlY2VudEl0ZW0SDQoFY291bnQYAiABKAUiEQoPR2V0U3RhdHNSZXF1ZXN0Ip4BChBHZXRTdGF0c1Jlc3BvbnNlEhAKCG1lbW9yaWVzGAEgASgDEg0KBWVkZ2VzGAIgASgDEg4KBmNodW5rcxgDIAEoAxIYChBxdWVyaWVzX2xhc3RfMjRoGAQgASgDEg4KBnA1MF9tcxgFIAEoAxIOCgZwOTlfbXMYBiABKAMSHwoFcXVvdGEYByABKAsyEC5tZW1vcnkudjEuUXVvdGEy3gEKDVJlY2FsbFNlcnZpY2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USSQoKTGlzdFJlY2VudBIcLm1lbW9yeS52MS5MaXN0UmVjZW50UmVxdWVzdBodLm1lbW9yeS52MS5MaXN0UmVjZW50UmVzcG9uc2USQwoIR2V0U3RhdHMSGi5tZW1vcnkudjEuR2V0U3RhdHNSZXF1ZXN0GhsubWVtb3J5LnYxLkdldFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSLqAQoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlcxIPCgdleHBsYWluGAYgASgIQgQKAl9rQgcKBV9ob3BzQggKBl9hc19vZiJvCgxSZWNhbGxTdGFnZXMSGAoQZGlzYWJsZV9mdWxsdGV4dBgBIAEoCBIWCg5kaXNhYmxlX3ZlY3RvchgCIAEoCBIVCg1kaXNhYmxlX2dyYXBoGAMgASgIEhYKDmRpc2FibGVfcmVyYW5rGAQgASgIIoADCglSZWNhbGxIaXQSEQoJbWVtb3J5X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3NuaXBwZXQYAyABKAkSDwoHY29udGVudBgEIAEoCRINCgVzY29yZRgFIAEoARIOCgZzb3VyY2UYBiABKAkSDAoEaG9wcxgHIAEoBRIuCgp2YWxpZF9mcm9tGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCgh2YWxpZF90bxgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIqCgttZW1vcnlfdHlwZRgKIAEoDjIVLm1lbW9yeS52MS5NZW1vcnlUeXBlEiMKBGtpbmQYCyABKA4yFS5tZW1vcnkudjEuTWVtb3J5S2luZBIOCgZvcmlnaW4YDCABKAkSMQoLZXhwbGFuYXRpb24YDSABKAsyHC5tZW1vcnkudjEuUmVjYWxsRXhwbGFuYXRpb25CCwoJX3ZhbGlkX3RvIuMCChFSZWNhbGxFeHBsYW5hdGlvbhIaCg1mdWxsdGV4dF9yYW5rGAEgASgFSACIAQESGwoOZnVsbHRleHRfc2NvcmUYAiABKAFIAYgBARIVCg1tYXRjaGVkX3Rlcm1zGAMgAygJEhgKC3ZlY3Rvcl9yYW5rGAQgASgFSAKIAQESHAoPdmVjdG9yX2Rpc3RhbmNlGAUgASgBSAOIAQESGwoOZnVsbHRleHRfc2hhcmUYBiABKAFIBIgBARITCgtmdXNlZF9zY29yZRgHIAEoARIZCgxyZXJhbmtfc2NvcmUYCCABKAFIBYgBARIMCgRob3BzGAkgASgFQhAKDl9mdWxsdGV4dF9yYW5rQhEKD19mdWxsdGV4dF9zY29yZUIOCgxfdmVjdG9yX3JhbmtCEgoQX3ZlY3Rvcl9kaXN0YW5jZUIRCg9fZnVsbHRleHRfc2hhcmVCDwoNX3JlcmFua19zY29yZSIoCgtTdGFnZVRpbWluZxINCgVzdGFnZRgBIAEoCRIKCgJtcxgCIAEoASKDAQoOUmVjYWxsUmVzcG9uc2USIgoEaGl0cxgBIAMoCzIULm1lbW9yeS52MS5SZWNhbGxIaXQSEgoKbGF0ZW5jeV9tcxgCIAEoBRIQCghyZXJhbmtlchgDIAEoCRInCgd0aW1pbmdzGAQgAygLMhYubWVtb3J5LnYxLlN0YWdlVGltaW5nIjQKEUxpc3RSZWNlbnRSZXF1ZXN0EhkKAWsYASABKAVCCbpIBhoEGDIoAUgAiAEBQgQKAl9rIuwBCgpSZWNlbnRJdGVtEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEiYKBnN0YXR1cxgDIAEoDjIWLm1lbW9yeS52MS5JbmRleFN0YXR1cxIWCg5pbmRleGVkX2NodW5rcxgEIAEoBRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgRraW5kGAcgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQiSQoSTGlzdFJlY2VudFJlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUubWVtb3J5LnYxLlJlY2VudEl0ZW0SDQoFY291bnQYAiABKAUiEQoPR2V0U3RhdHNSZXF1ZXN0Ip4BChBHZXRTdGF0c1Jlc3BvbnNlEhAKCG1lbW9yaWVzGAEgASgDEg0KBWVkZ2VzGAIgASgDEg4KBmNodW5rcxgDIAEoAxIYChBxdWVyaWVzX2xhc3RfMjRoGAQgASgDEg4KBnA1MF9tcxgFIAEoAxIOCgZwOTlfbXMYBiABKAMSHwoFcXVvdGEYByABKAsyEC5tZW1vcnkudjEuUXVvdGEy3gEKDVJlY2FsbFNlcnZpY2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USSQoKTGlzdFJlY2VudBIcLm1lbW9yeS52MS5MaXN0UmVjZW50UmVxdWVzdBodLm1lbW9yeS52MS5MaXN0UmVjZW50UmVzcG9uc2USQwoIR2V0U3RhdHMSGi5tZW1vcnkudjEuR2V0U3RhdHNSZXF1ZXN0GhsubWVtb3J5LnYxLkdldFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.RecallRequest
@@ -55,6 +55,13 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
    * @generated from field: memory.v1.RecallStages stages = 5;
    */
   stages?: RecallStages | undefined;
+
+  /**
+   * Return per hit why it was recalled (RecallHit.explanation). Off by default; no cost when off.
+   *
+   * @generated from field: bool explain = 6;
+   */
+  explain: boolean;
 };
 
 /**
@@ -173,6 +180,13 @@ export type RecallHit = Message<"memory.v1.RecallHit"> & {
    * @generated from field: string origin = 12;
    */
   origin: string;
+
+  /**
+   * Why the hit was recalled; set only when the request asked to explain.
+   *
+   * @generated from field: memory.v1.RecallExplanation explanation = 13;
+   */
+  explanation?: RecallExplanation | undefined;
 };
 
 /**
@@ -181,6 +195,80 @@ export type RecallHit = Message<"memory.v1.RecallHit"> & {
  */
 export const RecallHitSchema: GenMessage<RecallHit> = /*@__PURE__*/
   messageDesc(file_memory_v1_recall_service, 2);
+
+/**
+ * Each stage's view of one hit (docs/recall.md "Pipeline"). Ranks are 1-based at memory level; a
+ * channel that did not find the memory leaves its rank unset.
+ *
+ * @generated from message memory.v1.RecallExplanation
+ */
+export type RecallExplanation = Message<"memory.v1.RecallExplanation"> & {
+  /**
+   * @generated from field: optional int32 fulltext_rank = 1;
+   */
+  fulltextRank?: number | undefined;
+
+  /**
+   * Okapi BM25 score of the memory's best chunk.
+   *
+   * @generated from field: optional double fulltext_score = 2;
+   */
+  fulltextScore?: number | undefined;
+
+  /**
+   * The query's lexemes (after stemming and dictionary expansion) that occur in the hit's chunk.
+   *
+   * @generated from field: repeated string matched_terms = 3;
+   */
+  matchedTerms: string[];
+
+  /**
+   * @generated from field: optional int32 vector_rank = 4;
+   */
+  vectorRank?: number | undefined;
+
+  /**
+   * Cosine distance of the memory's best chunk to the query, lower is closer.
+   *
+   * @generated from field: optional double vector_distance = 5;
+   */
+  vectorDistance?: number | undefined;
+
+  /**
+   * Full text's share of the fused score for this query (0..1); unset when fusion was by rank.
+   *
+   * @generated from field: optional double fulltext_share = 6;
+   */
+  fulltextShare?: number | undefined;
+
+  /**
+   * Score after fusion (and graph spreading), before the reranker.
+   *
+   * @generated from field: double fused_score = 7;
+   */
+  fusedScore: number;
+
+  /**
+   * The reranker's own score of the hit, when it ran and saw the hit.
+   *
+   * @generated from field: optional double rerank_score = 8;
+   */
+  rerankScore?: number | undefined;
+
+  /**
+   * Graph hops from the seed the hit was reached from (0 for direct matches).
+   *
+   * @generated from field: int32 hops = 9;
+   */
+  hops: number;
+};
+
+/**
+ * Describes the message memory.v1.RecallExplanation.
+ * Use `create(RecallExplanationSchema)` to create a new message.
+ */
+export const RecallExplanationSchema: GenMessage<RecallExplanation> = /*@__PURE__*/
+  messageDesc(file_memory_v1_recall_service, 3);
 
 /**
  * Time spent in one pipeline stage.
@@ -204,7 +292,7 @@ export type StageTiming = Message<"memory.v1.StageTiming"> & {
  * Use `create(StageTimingSchema)` to create a new message.
  */
 export const StageTimingSchema: GenMessage<StageTiming> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 3);
+  messageDesc(file_memory_v1_recall_service, 4);
 
 /**
  * @generated from message memory.v1.RecallResponse
@@ -238,7 +326,7 @@ export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
  * Use `create(RecallResponseSchema)` to create a new message.
  */
 export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 4);
+  messageDesc(file_memory_v1_recall_service, 5);
 
 /**
  * @generated from message memory.v1.ListRecentRequest
@@ -257,7 +345,7 @@ export type ListRecentRequest = Message<"memory.v1.ListRecentRequest"> & {
  * Use `create(ListRecentRequestSchema)` to create a new message.
  */
 export const ListRecentRequestSchema: GenMessage<ListRecentRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 5);
+  messageDesc(file_memory_v1_recall_service, 6);
 
 /**
  * @generated from message memory.v1.RecentItem
@@ -304,7 +392,7 @@ export type RecentItem = Message<"memory.v1.RecentItem"> & {
  * Use `create(RecentItemSchema)` to create a new message.
  */
 export const RecentItemSchema: GenMessage<RecentItem> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 6);
+  messageDesc(file_memory_v1_recall_service, 7);
 
 /**
  * @generated from message memory.v1.ListRecentResponse
@@ -326,7 +414,7 @@ export type ListRecentResponse = Message<"memory.v1.ListRecentResponse"> & {
  * Use `create(ListRecentResponseSchema)` to create a new message.
  */
 export const ListRecentResponseSchema: GenMessage<ListRecentResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 7);
+  messageDesc(file_memory_v1_recall_service, 8);
 
 /**
  * @generated from message memory.v1.GetStatsRequest
@@ -339,7 +427,7 @@ export type GetStatsRequest = Message<"memory.v1.GetStatsRequest"> & {
  * Use `create(GetStatsRequestSchema)` to create a new message.
  */
 export const GetStatsRequestSchema: GenMessage<GetStatsRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 8);
+  messageDesc(file_memory_v1_recall_service, 9);
 
 /**
  * @generated from message memory.v1.GetStatsResponse
@@ -386,7 +474,7 @@ export type GetStatsResponse = Message<"memory.v1.GetStatsResponse"> & {
  * Use `create(GetStatsResponseSchema)` to create a new message.
  */
 export const GetStatsResponseSchema: GenMessage<GetStatsResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 9);
+  messageDesc(file_memory_v1_recall_service, 10);
 
 /**
  * Hybrid recall over the tenant's memories: BM25 (German analyzer) + vectors + graph hops, re-ranked.

@@ -1,0 +1,127 @@
+import { readCandidateChunks } from "../../core/recall/read-candidate-chunks.js";
+import { searchFulltext } from "../../core/recall/search-fulltext.js";
+import { searchVectors } from "../../core/recall/search-vectors.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
+import { ingestEvalDataset, toDocumentIds } from "../eval/ingest-eval-dataset.js";
+import type { EvalDataset, EvalQuery } from "../eval/read-eval-dataset.js";
+import type { EvalCore } from "../eval/start-eval-core.js";
+
+/** One channel's hit at memory level (the memory's best chunk), with the evaluation document it is. */
+export interface RecordedHit {
+  readonly memoryId: string;
+  readonly chunkId: string;
+  readonly doc: string;
+  /** BM25 score (full text) or cosine distance (vector). */
+  readonly value: number;
+}
+
+/** Everything fusion and rerank see of one query, recorded once so variants are compared offline. */
+export interface RecordedQuery {
+  readonly id: string;
+  readonly lang: string;
+  readonly relevant: readonly string[];
+  /** Σ term weight × (k1 + 1): the best BM25 score possible for this query. */
+  readonly maxScore: number;
+  /** Share of the query's own lexemes the tenant's chunks contain (SearchFulltext's coverage). */
+  readonly coverage: number;
+  readonly fulltext: readonly RecordedHit[];
+  readonly vector: readonly RecordedHit[];
+  /** The production reranker's score per memory, for every memory either channel found. */
+  readonly rerank: Readonly<Record<string, number>>;
+}
+
+export interface RecordedSet {
+  readonly dataset: string;
+  readonly embedder: string;
+  readonly reranker: string;
+  readonly queries: readonly RecordedQuery[];
+}
+
+const memoryLevel = <H extends { memoryId: string }>(hits: readonly H[]) => {
+  const seen = new Set<string>();
+  return hits.filter((h) => !seen.has(h.memoryId) && seen.add(h.memoryId));
+};
+
+/**
+ * Ingests a set through the real ingest path and records, per query, the two channels exactly as
+ * runRecall gets them (searchFulltext in a tenant snapshot, searchVectors, depth 50, hydrated), and the
+ * reranker's score of every candidate.
+ */
+export async function recordChannels(
+  core: EvalCore,
+  dataset: EvalDataset,
+  queries: readonly EvalQuery[],
+  depth = 50,
+): Promise<RecordedSet> {
+  const { tenants, docsOf } = await ingestEvalDataset(core, dataset);
+  const reranker = core.models.reranker;
+  const recorded: RecordedQuery[] = [];
+  for (const query of queries) {
+    const tenant = tenants.get(query.group);
+    if (tenant === undefined) continue;
+    const vectorHits = await searchVectors(
+      core.storage.vectors,
+      core.models.embedder,
+      tenant.tenantId,
+      query.text,
+      depth,
+      undefined,
+    );
+    const { fulltext, chunks } = await withTenantSnapshot(core.storage.db, tenant.tenantId, async (tx) => {
+      const fulltext = await searchFulltext(tx, tenant.tenantId, {
+        query: query.text,
+        depth,
+        lexicon: core.lexicon,
+      });
+      const ids = [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])];
+      return { fulltext, chunks: await readCandidateChunks(tx, tenant.tenantId, ids, undefined) };
+    });
+    const doc = (memoryId: string) => toDocumentIds([memoryId], docsOf, query.relevant)[0] ?? memoryId;
+    const ft = memoryLevel(
+      fulltext.hits.flatMap((h) => {
+        const c = chunks.get(h.chunkId);
+        return c === undefined
+          ? []
+          : [{ memoryId: c.memoryId, chunkId: h.chunkId, doc: doc(c.memoryId), value: h.score }];
+      }),
+    );
+    const vec = memoryLevel(
+      vectorHits
+        .filter((h) => chunks.has(h.chunkId))
+        .map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, doc: doc(h.memoryId), value: h.distance })),
+    );
+    const candidates = memoryLevel([...ft, ...vec]).flatMap((h) => {
+      const c = chunks.get(h.chunkId);
+      return c === undefined ? [] : [c];
+    });
+    const scores =
+      reranker === undefined
+        ? []
+        : await reranker.rerank(
+            query.text,
+            candidates.map((c) => ({
+              id: c.memoryId,
+              title: c.title,
+              text: c.content,
+              memoryType: c.memoryType,
+              createdAt: c.createdAt,
+            })),
+          );
+    recorded.push({
+      id: query.id,
+      lang: query.lang,
+      relevant: [...query.relevant],
+      maxScore: fulltext.maxScore,
+      coverage: fulltext.coverage,
+      fulltext: ft,
+      vector: vec,
+      rerank: Object.fromEntries(candidates.map((c, i) => [c.memoryId, scores[i] ?? 0])),
+    });
+  }
+  return {
+    dataset: dataset.name,
+    embedder: core.models.embedder.id,
+    reranker: reranker?.id ?? "none",
+    queries: recorded,
+  };
+}

@@ -1,0 +1,52 @@
+import { stemGermanLikeIndex } from "../../models/builtin/stem-like-index.js";
+import type { VectorHit } from "../../vectors/vector-store.js";
+import type { FusedMemory } from "../fuse/fuse-reciprocal-rank.js";
+import { matchedTerms } from "./matched-terms.js";
+
+/** Each stage's view of one hit (proto RecallExplanation). */
+export interface RecallExplanation {
+  readonly fulltextRank?: number;
+  readonly fulltextScore?: number;
+  readonly matchedTerms: readonly string[];
+  readonly vectorRank?: number;
+  readonly vectorDistance?: number;
+  /** Full text's share of the fusion (calibrated fusion only). */
+  readonly fulltextShare?: number;
+  readonly fusedScore: number;
+  readonly rerankScore?: number;
+  readonly hops: number;
+}
+
+/** What explainHit reads of a recall candidate. */
+export interface ExplainedCandidate {
+  readonly chunk: { readonly memoryId: string; readonly content: string };
+  readonly score: number;
+  readonly hops: number;
+  readonly ranks?: FusedMemory["ranks"];
+  readonly fusedScore?: number;
+  readonly rerankScore?: number;
+}
+
+/** Each stage's view of a hit, from what the recall computed anyway (explain requests only). */
+export function explainHit(
+  c: ExplainedCandidate,
+  share: number | undefined,
+  fulltextHits: readonly { memoryId: string; score: number }[],
+  vectorHits: readonly VectorHit[],
+  lexemes: ReadonlySet<string>,
+): RecallExplanation {
+  const memoryId = c.chunk.memoryId;
+  const fulltextScore = fulltextHits.find((h) => h.memoryId === memoryId)?.score;
+  const vectorDistance = vectorHits.find((h) => h.memoryId === memoryId)?.distance;
+  return {
+    ...(c.ranks?.fulltext !== undefined ? { fulltextRank: c.ranks.fulltext } : {}),
+    ...(fulltextScore !== undefined ? { fulltextScore } : {}),
+    matchedTerms: matchedTerms(c.chunk.content, [...lexemes], stemGermanLikeIndex),
+    ...(c.ranks?.vector !== undefined ? { vectorRank: c.ranks.vector } : {}),
+    ...(vectorDistance !== undefined ? { vectorDistance } : {}),
+    ...(share !== undefined ? { fulltextShare: share } : {}),
+    fusedScore: c.fusedScore ?? c.score,
+    ...(c.rerankScore !== undefined ? { rerankScore: c.rerankScore } : {}),
+    hops: c.hops,
+  };
+}
