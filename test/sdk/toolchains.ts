@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 // Which optional toolchains this machine has, decided once when a test file loads, so tests that
 // need one are registered as skipped with the reason in their title (visible in every report).
@@ -32,3 +33,18 @@ export const sdkPlugins = ["protoc", "protoc-gen-go", "protoc-gen-go-grpc", "grp
 
 export const PLUGINS_MISSING =
   "skipped: protoc, protoc-gen-go, protoc-gen-go-grpc or grpc_python_plugin missing (Debian packages protobuf-compiler, protoc-gen-go, protoc-gen-go-grpc, protobuf-compiler-grpc; .ci/run installs them)";
+
+const GOCODE = "/usr/share/gocode/src";
+
+/**
+ * Go with grpc-go and golang/protobuf ≥ 1.4 from Debian (golang-go, golang-google-grpc-dev,
+ * golang-github-golang-protobuf-1-5-dev): the Go SDK builds offline in GOPATH mode against them.
+ */
+export const go: boolean =
+  works("go", ["version"]) &&
+  existsSync(`${GOCODE}/google.golang.org/grpc/server.go`) &&
+  existsSync(`${GOCODE}/google.golang.org/protobuf/proto/proto.go`) &&
+  existsSync(`${GOCODE}/github.com/golang/protobuf/proto/registry.go`);
+
+export const GO_MISSING =
+  "skipped: no go with Debian's grpc-go and golang/protobuf>=1.4 (apt-get install golang-go golang-google-grpc-dev golang-github-golang-protobuf-1-5-dev; .ci/run does)";
