@@ -33,6 +33,12 @@ export interface StatusServiceOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Informational checks read the workspace's own rows on the shared pool; on a hung database they
+ * must not hold the answer past the dependency checks' deadline (the 503 in under 2 s of issue 15).
+ */
+const INFORMATIONAL_TIMEOUT_MS = 1000;
+
 async function run(component: ComponentCheck, timeoutMs: number): Promise<ComponentStatus> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
@@ -73,7 +79,11 @@ export function createStatusService(options: StatusServiceOptions): ServiceImpl<
         ...options.components,
         ...(tenantId && options.tenantComponents ? options.tenantComponents(tenantId) : []),
       ];
-      const components = await Promise.all(checks.map((c) => run(c, timeoutMs)));
+      const components = await Promise.all(
+        checks.map((c) =>
+          run(c, c.informational ? Math.min(timeoutMs, INFORMATIONAL_TIMEOUT_MS) : timeoutMs),
+        ),
+      );
       const counted = components.filter((_, i) => checks[i]?.informational !== true);
       const status = counted.some((c) => c.status === "down")
         ? "down"
