@@ -20,6 +20,7 @@ import { type Authenticator, createAuthenticator } from "./auth/authenticate.js"
 import type { PlanName } from "./auth/principal.js";
 import { createRateLimitInterceptor } from "./auth/rate-limit-interceptor.js";
 import { createBillingService, onboardingCheckout } from "./billing/billing-service.js";
+import { cancelSubscriptionNow } from "./billing/cancel-subscription-now.js";
 import { createPayments } from "./billing/payments.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
@@ -261,6 +262,7 @@ export function createCore(options: CoreOptions): Core {
     purgeDelayMs: options.vectorPurgeDelayMs ?? 120_000,
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
     forgetTenant: (tenantId) => authenticator.forgetTenant(tenantId),
+    cancelSubscription: (tenantId) => cancelSubscriptionNow(billingDeps, tenantId),
   });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 

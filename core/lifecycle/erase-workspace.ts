@@ -28,6 +28,7 @@ export async function eraseWorkspace(
     readonly vectors: VectorStore;
     readonly purgeDelayMs: number;
     readonly forgetTenant?: ((tenantId: string) => void) | undefined;
+    readonly cancelSubscription?: ((tenantId: string) => Promise<boolean>) | undefined;
   },
   input: { readonly tenantId: string; readonly confirmSlug: string; readonly actor: ErasureActor },
 ): Promise<EraseWorkspaceResult> {
@@ -45,6 +46,8 @@ export async function eraseWorkspace(
     if (input.confirmSlug !== tenant.slug) {
       throw invalidArgument("confirm_slug", "confirm_slug must repeat the workspace's slug exactly");
     }
+    // Inside the transaction, after the checks: if the provider refuses, nothing is erased.
+    await deps.cancelSubscription?.(input.tenantId);
     return eraseTenantRows(tx, input.tenantId, input.actor, deps.purgeDelayMs);
   });
   // The tokens' rows are gone; cached lookups in this process must not outlive them by a second.

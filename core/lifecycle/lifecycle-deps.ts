@@ -16,4 +16,6 @@ export interface LifecycleDeps {
   readonly upgradeUrl: string;
   /** Drops this process's cached token lookups of an erased workspace, so they fail at once. */
   readonly forgetTenant?: (tenantId: string) => void;
+  /** Ends the workspace's paid subscription before its rows go (unset: payments not configured). */
+  readonly cancelSubscription?: (tenantId: string) => Promise<boolean>;
 }

@@ -238,6 +238,43 @@ test("webhook: Stripe's own Stripe-Signature header is accepted like Provider-Si
   t.is((await tenantRow(tenant.tenantId))?.plan, "pro");
 });
 
+test("erasing a paying workspace cancels its subscription at Stripe first (issue 20)", async (t) => {
+  const tenant = await service.createTenant({ plan: "free" });
+  const cookie = await createSessionCookie(service, tenant.tenantId);
+  const subscriptionId = `sub_erase_${tenant.tenantId.slice(0, 8)}`;
+  stripe.subscriptions.set(subscriptionId, {
+    id: subscriptionId,
+    customer: "cus_erase",
+    status: "active",
+    priceId: "price_pro_monthly",
+    currentPeriodEnd: Math.floor(Date.now() / 1000) + 30 * 86_400,
+    cancelAtPeriodEnd: false,
+    cancelAt: null,
+    metadata: { tenant_id: tenant.tenantId },
+  });
+  const completed = stripeEvent(
+    "checkout.session.completed",
+    completedSession({
+      tenantId: tenant.tenantId,
+      plan: "pro",
+      customer: "cus_erase",
+      subscription: subscriptionId,
+    }),
+  );
+  t.is((await deliver(service.httpUrl, completed)).status, 200);
+  const erase = await fetch(`${service.httpUrl}/api/tenant/erase`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ confirmSlug: tenant.slug }),
+  });
+  t.is(erase.status, 200, await erase.clone().text());
+  t.truthy(
+    stripe.requests.find((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subscriptionId}`),
+  );
+  t.is(stripe.subscriptions.get(subscriptionId)?.status, "canceled");
+  t.is(await tenantRow(tenant.tenantId), undefined);
+});
+
 test("webhook: unknown kinds and unknown tenants are 200 and ignored", async (t) => {
   const unknownKind = await deliver(
     service.httpUrl,

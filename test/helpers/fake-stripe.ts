@@ -144,6 +144,7 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
       if (!subscription) {
         return error(404, "invalid_request_error", `No such subscription: '${match[1]}'`, "resource_missing");
       }
+      if (req.method === "DELETE") subscription.status = "canceled";
       if (req.method === "POST") {
         if (form.cancel_at_period_end !== undefined) {
           subscription.cancelAtPeriodEnd = form.cancel_at_period_end === "true";
