@@ -1,5 +1,5 @@
 import { BUILTIN_EMBEDDER_ID } from "../../models/builtin/create-builtin-embedder.js";
-import type { FusedMemory } from "./fuse-reciprocal-rank.js";
+import { type FusedMemory, orderFused } from "./fuse-reciprocal-rank.js";
 
 /**
  * Score fusion with per-channel calibration and a query-dependent share for each channel
@@ -126,13 +126,5 @@ export function fuseCalibratedScores(
     rank++;
     add(hit.memoryId, hit.chunkId, (1 - alpha) * Math.min(1, Math.max(0, 1 - hit.distance)), rank, 1);
   }
-  return [...fused]
-    .map(([memoryId, e]) => ({ memoryId, score: e.score, chunkId: e.chunkId, ranks: e.ranks, tie: e.tie }))
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        a.tie - b.tie ||
-        (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0),
-    )
-    .map(({ tie: _tie, ...memory }) => memory);
+  return orderFused(fused);
 }

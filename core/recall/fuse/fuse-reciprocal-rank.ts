@@ -73,6 +73,22 @@ export function fuseReciprocalRank(channels: readonly RankedChannel[], rrfK = RR
   }
   // Equal sums are common (rank r in one channel only, either channel): the better single rank wins,
   // then the earlier channel (full text, whose matches are explainable), then the id for stability.
+  return orderFused(fused);
+}
+
+/** A fused entry before ordering: its score, representative chunk, channel ranks and tie-breaker. */
+export interface FusedEntry {
+  readonly score: number;
+  readonly chunkId: string;
+  readonly tie: number;
+  readonly ranks: FusedMemory["ranks"];
+}
+
+/**
+ * Best score first; equal scores by the tie-breaker (best single rank, then channel order), then by
+ * id for a stable order. Shared by every fusion so they break ties alike.
+ */
+export function orderFused(fused: ReadonlyMap<string, FusedEntry>): FusedMemory[] {
   return [...fused]
     .map(([memoryId, e]) => ({ memoryId, score: e.score, chunkId: e.chunkId, ranks: e.ranks, tie: e.tie }))
     .sort(
