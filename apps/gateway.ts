@@ -2,9 +2,12 @@ import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { readVersion } from "../config/read-version.js";
 import { createCoreClients, createRemoteCoreTransport } from "../gateway-kit/core-clients.js";
+import { createServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createRateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createProcessShutdown, startOrExit } from "./shutdown.js";
 import { startHttpEdge } from "./start-http-edge.js";
+import { startMetricsServer } from "./start-metrics.js";
+import { startTracing } from "./start-tracing.js";
 
 // `npm run start:gateway`: the HTTP edge with both gateways alone, reaching core over gRPC at
 // CORE_URL. Stateless: run as many as needed behind a load balancer.
@@ -15,7 +18,10 @@ const config = loadConfigOrExit((c) =>
 );
 const logger = createLogger(config.logLevel);
 const shutdown = createProcessShutdown(logger, "gateway");
+const metrics = createServiceMetrics();
 await startOrExit(shutdown, logger, async () => {
+  await startTracing(config.tracing, logger, shutdown);
+  await startMetricsServer(config.metrics, metrics, logger, shutdown);
   // The per-IP route limits share their store (Redis) with core's per-token limits.
   const rateLimiters = createRateLimiters({
     redisUrl: config.redisUrl,
@@ -24,7 +30,7 @@ await startOrExit(shutdown, logger, async () => {
   });
   shutdown.push(() => rateLimiters.close());
   const clients = createCoreClients(createRemoteCoreTransport(config.coreUrl ?? ""));
-  await startHttpEdge({ config, logger, version, clients, rateLimiters, shutdown });
+  await startHttpEdge({ config, logger, version, clients, rateLimiters, shutdown, metrics });
 });
 logger.info(
   { http: `http://${config.host}:${config.port}`, core: config.coreUrl },

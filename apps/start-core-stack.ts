@@ -4,9 +4,11 @@ import { type Core, createCore } from "../core/create-core.js";
 import { loadModels, type Models } from "../core/models/load-models.js";
 import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { remoteWorkerCheck, type Worker } from "../worker/create-worker.js";
 import type { Shutdown } from "./shutdown.js";
+import { observeDatabase } from "./start-metrics.js";
 import { startConfiguredWorker } from "./start-worker.js";
 
 /** Everything behind the gateways: storage, models, worker, rate limiters, core and its gRPC server. */
@@ -30,17 +32,20 @@ export interface StartCoreStackOptions {
    * slow start) still stops what already started, last started first.
    */
   readonly shutdown: Shutdown;
+  /** The process's metrics. */
+  readonly metrics: ServiceMetrics;
 }
 
 /** The one composition of core, shared by `npm start` (with the edge) and `npm run start:core`. */
 export async function startCoreStack(options: StartCoreStackOptions): Promise<CoreStack> {
-  const { config, logger, version, shutdown } = options;
+  const { config, logger, version, shutdown, metrics } = options;
   const storage = await startStorage(config, logger);
   shutdown.push(() => storage.stop());
+  observeDatabase(metrics, storage.db);
   const models = options.models ?? (await loadModels(config, logger));
   shutdown.push(() => models.close());
   const worker = config.runWorker
-    ? await startConfiguredWorker(config, storage, models, logger, shutdown)
+    ? await startConfiguredWorker(config, storage, models, logger, shutdown, metrics)
     : undefined;
   // One rate-limit store (Redis or memory) for core's per-token limits and the edge's per-IP ones.
   const rateLimiters = createRateLimiters({
@@ -67,6 +72,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
+    metrics,
   });
   const grpc = await startGrpcServer({
     routes: core.routes,

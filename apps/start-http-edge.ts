@@ -4,6 +4,7 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import { createEdge } from "../edge/create-edge.js";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import type { RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import type { Shutdown } from "./shutdown.js";
 
@@ -15,6 +16,7 @@ export async function startHttpEdge(options: {
   readonly clients: CoreClients;
   readonly rateLimiters: RateLimiters;
   readonly shutdown: Shutdown;
+  readonly metrics: ServiceMetrics;
 }): Promise<{ readonly edge: FastifyInstance; readonly port: number }> {
   const { config } = options;
   const edge = await createEdge({
@@ -25,6 +27,8 @@ export async function startHttpEdge(options: {
     corsOrigins: config.corsOrigins,
     publicUrl: config.publicUrl,
     rateLimiters: options.rateLimiters,
+    metrics: options.metrics,
+    metricsToken: config.metrics.token,
   });
   await edge.listen({ host: config.host, port: config.port });
   options.shutdown.push(() => edge.close());

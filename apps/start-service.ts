@@ -6,10 +6,13 @@ import type { Core } from "../core/create-core.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { type CoreClients, createCoreClients } from "../gateway-kit/core-clients.js";
+import { createServiceMetrics, type ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import type { Worker } from "../worker/create-worker.js";
 import { createShutdown, type Shutdown } from "./shutdown.js";
 import { startCoreStack } from "./start-core-stack.js";
 import { startHttpEdge } from "./start-http-edge.js";
+import { startMetricsServer } from "./start-metrics.js";
+import { startTracing } from "./start-tracing.js";
 
 /** The whole service in one process: storage, core (gRPC), the HTTP edge, the worker. */
 export interface RunningService {
@@ -22,6 +25,9 @@ export interface RunningService {
   readonly clients: CoreClients;
   readonly edge: FastifyInstance;
   readonly worker: Worker | undefined;
+  readonly metrics: ServiceMetrics;
+  /** METRICS_PORT as bound (0 picks a free one); unset: no metrics listener. */
+  readonly metricsPort: number | undefined;
   /** Stops accepting, drains requests and jobs, then closes storage (embedded PostgreSQL last). */
   stop(): Promise<void>;
 }
@@ -34,18 +40,24 @@ export interface StartServiceOptions {
   readonly models?: Models;
   /** The process's shutdown (`npm start`); default: one of this service's own (tests). */
   readonly shutdown?: Shutdown;
+  /** The process's metrics; default: a registry of this service's own. */
+  readonly metrics?: ServiceMetrics;
 }
 
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const { config, logger, version } = options;
   const shutdown = options.shutdown ?? createShutdown(logger);
+  const metrics = options.metrics ?? createServiceMetrics();
   try {
+    await startTracing(config.tracing, logger, shutdown);
+    const metricsPort = await startMetricsServer(config.metrics, metrics, logger, shutdown);
     const { storage, models, worker, rateLimiters, core, grpc } = await startCoreStack({
       config,
       logger,
       version,
       models: options.models,
       shutdown,
+      metrics,
     });
     // The same services the gRPC server hosts, reached in memory: built once, routed twice.
     const clients = createCoreClients(
@@ -58,6 +70,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       clients,
       rateLimiters,
       shutdown,
+      metrics,
     });
     return {
       httpUrl: `http://${config.host}:${httpPort}`,
@@ -68,6 +81,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       clients,
       edge,
       worker,
+      metrics,
+      metricsPort,
       stop: () => shutdown.stopAll(),
     };
   } catch (error) {

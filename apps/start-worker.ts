@@ -2,10 +2,11 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import { parseMasterKey } from "../core/keys/key-cipher.js";
 import { createTenantModels } from "../core/keys/tenant-models.js";
-import { scheduleMaintenance } from "../core/memories/schedule-maintenance.js";
+import { scheduleMaintenance, scheduleSweepAfterStart } from "../core/memories/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { scheduleAuditPurge } from "../core/store/purge-audit-log.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
 import { startWebhookDispatcher } from "../worker/start-webhook-dispatcher.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
@@ -18,6 +19,7 @@ export async function startConfiguredWorker(
   models: Models,
   logger: Logger,
   shutdown: Shutdown,
+  metrics: ServiceMetrics,
 ): Promise<Worker> {
   const worker = await startWorker({
     db: storage.db,
@@ -38,16 +40,19 @@ export async function startConfiguredWorker(
       }),
     }),
     logger,
+    metrics,
   });
   shutdown.push(() => worker.stop());
   // The periodic reconcile/maintenance sweep reschedules itself; starting a worker (re)starts it, so a
   // changed embedding provider begins re-embedding at once. One pending sweep under a fixed job key.
   await scheduleMaintenance(storage.db.sql);
+  // And once more when writes a crash cut off are old enough for reconcile to complete them.
+  await scheduleSweepAfterStart(storage.db.sql);
   // The audit-log retention purge, likewise one pending job that reschedules itself.
   await scheduleAuditPurge(storage.db.sql);
   // Outgoing webhooks run beside the job queue (worker/webhook-dispatcher.ts says why); stopped
   // before the job queue, after HTTP and gRPC (pushed later, stopped earlier).
-  const webhooks = await startWebhookDispatcher(config, storage.db, logger);
+  const webhooks = await startWebhookDispatcher(config, storage.db, logger, { metrics });
   shutdown.push(() => webhooks.stop());
   return worker;
 }

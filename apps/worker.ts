@@ -2,7 +2,10 @@ import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { createLogger } from "../config/logger.js";
 import { loadModels } from "../core/models/load-models.js";
 import { startStorage } from "../core/start-storage.js";
+import { createServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createProcessShutdown, startOrExit } from "./shutdown.js";
+import { observeDatabase, startMetricsServer } from "./start-metrics.js";
+import { startTracing } from "./start-tracing.js";
 import { startConfiguredWorker } from "./start-worker.js";
 
 // `npm run start:worker`: background jobs alone (async indexing, reconciliation, webhooks), as many
@@ -15,11 +18,15 @@ const config = loadConfigOrExit((c) =>
 );
 const logger = createLogger(config.logLevel);
 const shutdown = createProcessShutdown(logger, "worker");
+const metrics = createServiceMetrics();
 const worker = await startOrExit(shutdown, logger, async () => {
+  await startTracing(config.tracing, logger, shutdown);
+  await startMetricsServer(config.metrics, metrics, logger, shutdown);
   const storage = await startStorage(config, logger);
   shutdown.push(() => storage.stop());
+  observeDatabase(metrics, storage.db);
   const models = await loadModels(config, logger);
   shutdown.push(() => models.close());
-  return startConfiguredWorker(config, storage, models, logger, shutdown);
+  return startConfiguredWorker(config, storage, models, logger, shutdown, metrics);
 });
 logger.info({ worker: worker.id, concurrency: config.workerConcurrency }, "worker running");

@@ -1,9 +1,7 @@
-import { createWriteStream } from "node:fs";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { issueApiToken } from "../core/tenancy/api-tokens.js";
 import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { testModels } from "../test/graph/graph-test-kit.js";
@@ -12,9 +10,10 @@ import { cookieHeader, freshIp, signInWithWorkspace } from "../test/tenancy/sign
 import { writeBenchResult } from "./write-result.js";
 
 // `npm run bench:lifecycle` (issue 20 "Measure"): export and import of a workspace of MEMORIES memory
-// versions through the real REST routes (time, peak RSS of the process — service and client share
-// it), then erasure of ERASE_VERSIONS versions (ERASE_VERSIONS / 10 lineages of 10 versions each)
-// through DELETE /api/v1/memories/{id}. Sizes: LIFECYCLE_MEMORIES (default 100000) and
+// versions through the real REST routes (time, peak RSS of this process, which runs the service; the
+// HTTP client runs in a process of its own, bench/lifecycle-client.ts), then erasure of
+// ERASE_VERSIONS versions (ERASE_VERSIONS / 10 lineages of 10 versions each) through
+// DELETE /api/v1/memories/{id}. Sizes: LIFECYCLE_MEMORIES (default 100000) and
 // LIFECYCLE_ERASE_VERSIONS (default 10000). The embedder is the tests' word-hash embedder, so the
 // import figure is the pipeline (parse, chunk, PostgreSQL, BM25 triggers, LanceDB) without model
 // time; with the built-in embedder add its throughput (docs/models.md) for every chunk.
@@ -47,6 +46,16 @@ async function measured<T>(run: () => Promise<T>): Promise<{
     peakHeap = Math.max(peakHeap, usage.heapTotal);
     peakExternal = Math.max(peakExternal, usage.external);
   }, 20);
+  // Diagnostic (NODE_OPTIONS=--expose-gc LIFECYCLE_GC_PROBE=1): the live heap after a full GC.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const probe =
+    process.env.LIFECYCLE_GC_PROBE && gc
+      ? setInterval(() => {
+          gc();
+          const u = process.memoryUsage();
+          log(`  live heap ${mb(u.heapUsed)} MB, external ${mb(u.external)} MB, rss ${mb(u.rss)} MB`);
+        }, 2000)
+      : undefined;
   const started = performance.now();
   try {
     const result = await run();
@@ -61,7 +70,29 @@ async function measured<T>(run: () => Promise<T>): Promise<{
     };
   } finally {
     clearInterval(timer);
+    clearInterval(probe);
   }
+}
+
+/** bench/lifecycle-client.ts in its own process: the RSS sampled here is the service's alone. */
+async function runClient(
+  mode: "export" | "import",
+  url: string,
+  headers: Record<string, string>,
+  file: string,
+): Promise<{ status: number; body: unknown }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/lifecycle-client.ts", mode, url, JSON.stringify(headers), file],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString("utf8");
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`the ${mode} client exited with ${code}`);
+  return JSON.parse(out) as { status: number; body: unknown };
 }
 
 async function seed(service: TestService, tenantId: string): Promise<void> {
@@ -118,11 +149,16 @@ async function main() {
 
     const file = join(dir, "bundle.json");
     const exported = await measured(async () => {
-      const res = await fetch(`${service.httpUrl}/api/tenant/export`, {
-        headers: { "x-forwarded-for": freshIp(), ...cookieHeader(source.session) },
-      });
-      if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}`);
-      await pipeline(Readable.fromWeb(res.body as never), createWriteStream(file));
+      const res = await runClient(
+        "export",
+        `${service.httpUrl}/api/tenant/export`,
+        {
+          "x-forwarded-for": freshIp(),
+          ...cookieHeader(source.session),
+        },
+        file,
+      );
+      if (res.status !== 200) throw new Error(`export answered ${res.status}: ${JSON.stringify(res.body)}`);
     });
     const bytes = (await stat(file)).size;
     log(
@@ -131,20 +167,17 @@ async function main() {
 
     const target = await signInWithWorkspace(service, "api");
     const imported = await measured(async () => {
-      const { createReadStream } = await import("node:fs");
-      const res = await fetch(`${service.httpUrl}/api/tenant/import`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
+      const res = await runClient(
+        "import",
+        `${service.httpUrl}/api/tenant/import`,
+        {
           "x-forwarded-for": freshIp(),
           ...cookieHeader(target.session),
         },
-        body: Readable.toWeb(createReadStream(file)) as never,
-        duplex: "half",
-      } as RequestInit);
-      const body = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(body)}`);
-      return body;
+        file,
+      );
+      if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body as Record<string, unknown>;
     });
     log(
       `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB), ${JSON.stringify(imported.result)}`,
@@ -155,6 +188,7 @@ async function main() {
         memories: MEMORIES,
         links: LINKS,
         embedder: "word-hash test embedder (no model time)",
+        nodeOptions: process.env.NODE_OPTIONS ?? "",
         export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
         import: {
           ms: imported.ms,
@@ -168,14 +202,14 @@ async function main() {
     }
     // What the worker's maintain-vectors job (enqueued by the import) does: compact the fragments
     // every batch appended, build the ANN index above 5,000 rows. Run inline (worker: false here).
-    started = performance.now();
-    const maintained = await maintainVectorTable(
-      service.storage.vectors,
-      target.tenantId,
-      (await service.storage.vectors.spaces(target.tenantId))[0] ?? "",
+    const space = (await service.storage.vectors.spaces(target.tenantId))[0] ?? "";
+    const maintain = await measured(() =>
+      maintainVectorTable(service.storage.vectors, target.tenantId, space),
     );
-    const maintainMs = Math.round(performance.now() - started);
-    log(`maintain vectors after import: ${maintainMs} ms ${JSON.stringify(maintained)}`);
+    const maintainMs = maintain.ms;
+    log(
+      `maintain vectors after import: ${maintainMs} ms, RSS peak ${maintain.peakRssMb} MB ${JSON.stringify(maintain.result)}`,
+    );
 
     // Erase the 10-version lineages of the imported workspace, four requests at a time.
     // The bench measures erasure, not the per-token rate limit.
@@ -242,6 +276,7 @@ async function main() {
       memories: MEMORIES,
       links: LINKS,
       embedder: "word-hash test embedder (no model time)",
+      nodeOptions: process.env.NODE_OPTIONS ?? "",
       export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
       import: {
         ms: imported.ms,
@@ -264,6 +299,7 @@ async function main() {
       },
       purgeMs,
       maintainAfterImportMs: maintainMs,
+      maintainAfterImportPeakRssMb: maintain.peakRssMb,
     });
   } finally {
     await service.stop();

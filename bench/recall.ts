@@ -3,21 +3,32 @@
  *
  *   npm run bench:recall -- [--sizes 1000,10000,100000] [--queries 200] [--no-vectors]
  *                           [--vectors-up-to N] [--database-url URL] [--out bench/results/recall.json]
+ *                           [--no-peers] [--bulk-ingest 10000 (0: skip)]
  *
  * One tenant is filled with synthetic German chunks built from the eval corpus (bench/synthetic-corpus.ts),
  * one chunk per memory, written the way ingest writes them (memory row, chunk with its german tsvector —
  * the BM25 triggers index it — and, unless --no-vectors, its built-in-embedder vector in LanceDB, with
  * the ANN index maintenance the worker runs). At each size the xquad_de questions run through the real
  * RecallService (Connect, auth, validation) with and without rerank: p50/p95/p99, sequential QPS, and
- * the per-stage server timings. Written to bench/results/recall.json.
+ * the per-stage server timings. At each size the BM25 peers (bench/bm25-peers.ts: the current design,
+ * ts_rank_cd over GIN, LanceDB FTS, an in-process compact index) run on the same analysed tokens; and
+ * once, a bulk-ingest row (bench/bulk-ingest.ts: memories into one tenant through the service with its
+ * worker). Written to bench/results/recall.json.
+ *
+ * Filters (issue 22, ADR 0220): memory n has memory_type episodic when n % 50 = 0 (2 %), kind document
+ * when n is even (50 %), tag t<n % 100> and source https://src<n % 20>/…; the pipeline without rerank
+ * runs again with a selective filter (memory_types episodic, 2 %) and a broad one (kinds document, 50 %).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
-import { RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
+import { MemoryKind, MemoryType } from "../gen/memory/v1/memory_pb.js";
+import { RecallFilterSchema, RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
+import { measureBm25Peers } from "./bm25-peers.js";
+import { measureBulkIngest } from "./bulk-ingest.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { percentile } from "./eval/retrieval-metrics.js";
 import { startEvalCore } from "./eval/start-eval-core.js";
@@ -35,6 +46,8 @@ const { values } = parseArgs({
     "eval-dir": { type: "string", default: "../shared/eval" },
     out: { type: "string", default: "bench/results/recall.json" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
+    "no-peers": { type: "boolean", default: false },
+    "bulk-ingest": { type: "string", default: "10000" },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
@@ -42,9 +55,11 @@ const queryCount = Number(values.queries);
 const vectorsUpTo = values["no-vectors"] ? 0 : Number(values["vectors-up-to"] ?? Number.POSITIVE_INFINITY);
 let withVectors = vectorsUpTo > 0;
 
+// No worker: the fill writes rows and vectors itself (reconcile would re-embed a --no-vectors fill).
 const core = await startEvalCore({
   databaseUrl: values["database-url"],
   lexiconCache: values["lexicon-cache"],
+  worker: false,
 });
 const corpus = await loadSyntheticCorpus(values["eval-dir"]);
 const questions = (await readEvalDataset(join(values["eval-dir"], "xquad_de"))).queries.map((q) => q.text);
@@ -59,9 +74,13 @@ async function fill(from: number, to: number) {
     const texts = Array.from({ length: Math.min(batch, to - start) }, (_, i) => corpus.chunk(start + i));
     const rows = await db.withTenant(tenantId, async (tx) => {
       const memories = await tx<{ id: string; n: number }[]>`
-        insert into memories (tenant_id, lineage_id, kind, title, content, content_sha256, status, chunks_written)
-        select ${tenantId}, gen_random_uuid(), 'entry', 'Notiz ' || (${start} + n), c,
-               sha256(convert_to(c, 'UTF8')), 'indexed', 1
+        insert into memories (tenant_id, lineage_id, kind, memory_type, tags, source, title, content,
+                              content_sha256, status, chunks_written)
+        select ${tenantId}, gen_random_uuid(),
+               case when (${start} + n) % 2 = 0 then 'document' else 'entry' end,
+               case when (${start} + n) % 50 = 0 then 'episodic' else 'semantic' end,
+               array['t' || ((${start} + n) % 100)], 'https://src' || ((${start} + n) % 20) || '/' || (${start} + n),
+               'Notiz ' || (${start} + n), c, sha256(convert_to(c, 'UTF8')), 'indexed', 1
         from unnest(${tx.array(texts)}::text[]) with ordinality u(c, n)
         returning id, substring(title from 7)::int - ${start} as n`;
       const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
@@ -102,8 +121,15 @@ const STAGES = {
   "bm25-only": { disableVector: true, disableGraph: true, disableRerank: true },
 } as const;
 
-async function measure(stage: keyof typeof STAGES) {
+const FILTERS: Record<string, MessageInitShape<typeof RecallFilterSchema> | undefined> = {
+  none: undefined,
+  "selective (memory_types episodic, 2 %)": { memoryTypes: [MemoryType.EPISODIC] },
+  "broad (kinds document, 50 %)": { kinds: [MemoryKind.DOCUMENT] },
+};
+
+async function measure(stage: keyof typeof STAGES, filter?: MessageInitShape<typeof RecallFilterSchema>) {
   const latencies: number[] = [];
+  let hits = 0;
   const stageTimes = new Map<string, number[]>();
   const started = performance.now();
   for (let i = 0; i < queryCount; i++) {
@@ -112,6 +138,7 @@ async function measure(stage: keyof typeof STAGES) {
       {
         query: questions[i % questions.length] ?? "",
         k: 10,
+        ...(filter !== undefined ? { filter: create(RecallFilterSchema, filter) } : {}),
         stages: create(RecallStagesSchema, {
           ...STAGES[stage],
           ...(withVectors ? {} : { disableVector: true }),
@@ -120,6 +147,7 @@ async function measure(stage: keyof typeof STAGES) {
       { headers },
     );
     latencies.push(performance.now() - t0);
+    hits += response.hits.length;
     for (const t of response.timings) stageTimes.set(t.stage, [...(stageTimes.get(t.stage) ?? []), t.ms]);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -128,13 +156,51 @@ async function measure(stage: keyof typeof STAGES) {
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
     qps: queryCount / seconds,
+    meanHits: hits / queryCount,
     stageP50: Object.fromEntries([...stageTimes].map(([name, ms]) => [name, percentile(ms, 50)])),
   };
 }
 
-const results = [];
+/** The pipeline without rerank, unfiltered and with each filter, back to back. */
+async function measureFilters() {
+  const rows: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+  for (const [name, filter] of Object.entries(FILTERS)) rows[name] = await measure("no-rerank", filter);
+  return rows;
+}
+
+const results: Record<string, unknown>[] = [];
 let filled = 0;
+let bulkIngest: Awaited<ReturnType<typeof measureBulkIngest>> | undefined;
+/** Written after every step: a long run cut short still leaves what it measured. */
+async function save() {
+  await mkdir(dirname(values.out), { recursive: true });
+  await writeFile(
+    values.out,
+    `${JSON.stringify(
+      {
+        queries: queryCount,
+        vectorsUpTo,
+        embedder: embedder.id,
+        machine: { cpus: cpus().length, loadAverage: loadavg() },
+        results,
+        bulkIngest,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
 try {
+  const bulkMemories = Number(values["bulk-ingest"]);
+  if (bulkMemories > 0) {
+    bulkIngest = await measureBulkIngest(core.models, {
+      memories: bulkMemories,
+      concurrency: 64,
+      evalDir: values["eval-dir"],
+    });
+    process.stdout.write(`bulk ingest: ${JSON.stringify(bulkIngest)}\n`);
+    await save();
+  }
   for (const size of sizes) {
     withVectors = size <= vectorsUpTo;
     const t0 = performance.now();
@@ -154,27 +220,25 @@ try {
       bm25Only: await measure("bm25-only"),
       withoutRerank: await measure("no-rerank"),
       withRerank: await measure("rerank"),
+      filtered: await measureFilters(),
+      bm25Peers: values["no-peers"]
+        ? undefined
+        : await measureBm25Peers(db, tenantId, questions.slice(0, queryCount)),
     };
     results.push(row);
     process.stdout.write(
-      `${size} chunks: bm25-only p50 ${row.bm25Only.p50.toFixed(1)} ms; pipeline without rerank p50 ${row.withoutRerank.p50.toFixed(1)} / p95 ${row.withoutRerank.p95.toFixed(1)} / p99 ${row.withoutRerank.p99.toFixed(1)} ms, ${row.withoutRerank.qps.toFixed(1)} QPS; with rerank p50 ${row.withRerank.p50.toFixed(1)} ms (rerank stage p50 ${(row.withRerank.stageP50.rerank ?? 0).toFixed(1)} ms)\n`,
+      `${size} chunks, filters (pipeline without rerank, p50/p95/p99 ms): ${Object.entries(row.filtered)
+        .map(
+          ([name, m]) =>
+            `${name} ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} (${m.meanHits.toFixed(1)} hits)`,
+        )
+        .join("; ")}\n` +
+        `${size} chunks: bm25-only p50 ${row.bm25Only.p50.toFixed(1)} ms; pipeline without rerank p50 ${row.withoutRerank.p50.toFixed(1)} / p95 ${row.withoutRerank.p95.toFixed(1)} / p99 ${row.withoutRerank.p99.toFixed(1)} ms, ${row.withoutRerank.qps.toFixed(1)} QPS; with rerank p50 ${row.withRerank.p50.toFixed(1)} ms (rerank stage p50 ${(row.withRerank.stageP50.rerank ?? 0).toFixed(1)} ms)\n`,
     );
+    if (row.bm25Peers) process.stdout.write(`  peers: ${JSON.stringify(row.bm25Peers)}\n`);
+    await save();
   }
-  await mkdir(dirname(values.out), { recursive: true });
-  await writeFile(
-    values.out,
-    `${JSON.stringify(
-      {
-        queries: queryCount,
-        vectorsUpTo,
-        embedder: embedder.id,
-        machine: { cpus: cpus().length, loadAverage: loadavg() },
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await save();
 } finally {
   await core.stop();
 }

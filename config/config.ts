@@ -102,6 +102,14 @@ const envSchema = z.object({
   STRIPE_API_BASE: optionalUrl(["http:", "https:"]),
   // Self-hosted without payments: onboarding grants this plan to every new workspace.
   SELF_HOSTED_PLAN: z.enum(["free", "plus", "pro", "team", "api"]).optional(),
+  // Prometheus metrics (docs/observability.md, ADR 0150): a loopback listener of their own, and/or
+  // GET /metrics on the public edge for bearers of METRICS_TOKEN.
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  // OpenTelemetry tracing: spans are exported over OTLP/HTTP only when the endpoint is set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"]),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default("memory-service"),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -159,6 +167,19 @@ export interface Config {
   readonly selfHostedPlan?: PaidOrFreePlan;
   /** Outgoing webhooks (docs/webhooks.md). */
   readonly webhooks: WebhookConfig;
+  /** Who reads the Prometheus metrics (ADR 0150). */
+  readonly metrics: MetricsConfig;
+  /** OpenTelemetry tracing (docs/observability.md "Tracing"); no endpoint: off. */
+  readonly tracing: { readonly otlpEndpoint?: string; readonly serviceName: string };
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: a listener serving only GET /metrics, without credentials; unset: none. */
+  readonly port?: number;
+  /** METRICS_HOST: where that listener binds (default loopback). */
+  readonly host: string;
+  /** METRICS_TOKEN: the edge serves GET /metrics to this bearer; unset: not on the edge. */
+  readonly token?: string;
 }
 
 export interface WebhookConfig {
@@ -263,7 +284,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? "environment");
     const value = cleaned[variable];
-    const shown = value === undefined || /KEY|SECRET|URL|PASSWORD/.test(variable) ? "" : ` (got "${value}")`;
+    const shown =
+      value === undefined || /KEY|SECRET|URL|PASSWORD|TOKEN/.test(variable) ? "" : ` (got "${value}")`;
     fail(variable, `${issue?.message ?? "invalid"}${shown}`);
   }
   const env = parsed.data;
@@ -318,6 +340,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhooks: {
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       ...(env.WEBHOOK_CA_FILE ? { caFile: env.WEBHOOK_CA_FILE } : {}),
+    },
+    metrics: {
+      ...(env.METRICS_PORT === undefined ? {} : { port: env.METRICS_PORT }),
+      host: env.METRICS_HOST,
+      ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}),
+    },
+    tracing: {
+      ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+      serviceName: env.OTEL_SERVICE_NAME,
     },
   };
 }

@@ -14,6 +14,7 @@ import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/s
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
 import { MCP_GATEWAY, MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
@@ -30,6 +31,7 @@ import { createIngestService } from "./ingest/ingest-service.js";
 import { parseMasterKey } from "./keys/key-cipher.js";
 import { createTenantModels, type TenantModelsOptions } from "./keys/tenant-models.js";
 import { createLifecycleService } from "./lifecycle/lifecycle-service.js";
+import { createMetricsInterceptor } from "./metrics-interceptor.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
@@ -87,6 +89,8 @@ export interface CoreOptions {
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs?: number;
+  /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 /** Core's gRPC surface: routes for every service plus the interceptor chain, for any transport. */
@@ -210,7 +214,8 @@ export function createCore(options: CoreOptions): Core {
 
   // The same chain for every transport; only whether the caller's x-client-ip is believed differs.
   const rateLimit = createRateLimitInterceptor(rateLimiters);
-  const interceptorChain = (trustClientIp: boolean): Interceptor[] => [
+  const interceptorChain = (trustClientIp: boolean, transport: "grpc" | "in_process"): Interceptor[] => [
+    createMetricsInterceptor(options.metrics, transport),
     createErrorInterceptor(options.logger),
     createAuthInterceptor(authenticator, {
       trustClientIp,
@@ -268,8 +273,8 @@ export function createCore(options: CoreOptions): Core {
 
   return {
     authenticator,
-    interceptors: interceptorChain(options.trustClientIp),
-    inProcessInterceptors: interceptorChain(true),
+    interceptors: interceptorChain(options.trustClientIp, "grpc"),
+    inProcessInterceptors: interceptorChain(true, "in_process"),
     routes(router) {
       router.service(RecallService, recall);
       // Writes repeated with an idempotency key replay their first answer (issue 15).

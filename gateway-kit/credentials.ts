@@ -1,3 +1,4 @@
+import { context, propagation } from "@opentelemetry/api";
 import type { FastifyRequest } from "fastify";
 
 /** Which credentials a route accepts (spec endpoint table: Bearer, Session, Both, None). */
@@ -13,6 +14,8 @@ export const SESSION_COOKIE = "service.session-token";
  */
 export function forwardedHeaders(request: FastifyRequest, auth: RouteAuth): Record<string, string> {
   const headers: Record<string, string> = { "x-client-ip": request.ip, "x-request-id": String(request.id) };
+  // W3C traceparent of the current span, so a core in another process continues the trace.
+  propagation.inject(context.active(), headers);
   if (auth === "bearer" || auth === "both") {
     const authorization = request.headers.authorization;
     if (authorization !== undefined) headers.authorization = authorization;

@@ -18,6 +18,8 @@ import { TOOLS, TOOLS_BY_NAME } from "./tools/tool-list.js";
 export interface RequestContext extends ToolContext {
   /** The service version for serverInfo. */
   readonly version: string;
+  /** Records one call of a known tool (metrics): ok, tool_error (isError result) or error (JSON-RPC error). */
+  readonly recordToolCall?: (tool: string, outcome: "ok" | "tool_error" | "error", seconds: number) => void;
 }
 
 /** Params checked against the SDK's schema for the method (-32602 naming the first bad field). */
@@ -44,17 +46,27 @@ export async function handleRequest(
 ): Promise<Record<string, unknown>> {
   if (method === "tools/call") {
     let run: (context: ToolContext) => Promise<CallToolResult>;
+    let toolName: string;
+    const started = performance.now();
     try {
       const { name, arguments: args } = parseParams(CallToolRequestParamsSchema, params, method);
       const tool = TOOLS_BY_NAME.get(name);
       // MCP 2025-06-18 "Error Handling": an unknown tool is -32602 (spec: "unknown tool").
       if (!tool) throw invalidParams(`Unknown tool: ${name}. tools/list names the available tools.`, "name");
+      toolName = tool.name;
       run = tool.prepare(args);
     } catch (error) {
       await authenticateCaller(context);
       throw error;
     }
-    return run(context);
+    let outcome: "ok" | "tool_error" | "error" = "error";
+    try {
+      const result = await run(context);
+      outcome = result.isError ? "tool_error" : "ok";
+      return result;
+    } finally {
+      context.recordToolCall?.(toolName, outcome, (performance.now() - started) / 1000);
+    }
   }
 
   await authenticateCaller(context);

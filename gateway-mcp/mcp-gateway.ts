@@ -4,6 +4,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { forwardedHeaders } from "../gateway-kit/credentials.js";
 import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { discoveryDocument } from "./discovery-document.js";
 import { handleRequest, type RequestContext } from "./handle-request.js";
@@ -21,6 +22,8 @@ export interface McpGatewayOptions {
   version: string;
   /** PUBLIC_URL: the 401's WWW-Authenticate names the protected resource metadata under it. */
   publicUrl: string;
+  /** The process's metrics: tool calls are recorded by tool and outcome. */
+  metrics?: ServiceMetrics;
 }
 
 /** Core failures that are bugs or data problems rather than answers, worth an error log line. */
@@ -85,6 +88,10 @@ function checkHeaders(request: FastifyRequest): void {
  */
 export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
   const metadataUrl = protectedResourceMetadataUrl(options.publicUrl);
+  const metrics = options.metrics;
+  const recordToolCall: RequestContext["recordToolCall"] = metrics
+    ? (tool, outcome, seconds) => metrics.mcpToolCalls.observe({ tool, outcome }, seconds)
+    : undefined;
   const challengeFor = (request: FastifyRequest): string =>
     request.headers.authorization === undefined
       ? `Bearer realm="memory-service", resource_metadata="${metadataUrl}"`
@@ -149,7 +156,12 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
         timeoutMs: CORE_CALL_TIMEOUT_MS,
       };
-      const context: RequestContext = { clients: options.clients, callOptions, version: options.version };
+      const context: RequestContext = {
+        clients: options.clients,
+        callOptions,
+        version: options.version,
+        ...(recordToolCall ? { recordToolCall } : {}),
+      };
       if (message.kind !== "request") {
         // Transport "Sending Messages": an accepted notification or response is 202 with no body.
         await authenticateCaller(context);

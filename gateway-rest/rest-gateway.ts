@@ -64,6 +64,10 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [cancellationRoutes, "none"],
   // Dashboard management (session) and automation with an admin-scope token.
   [webhookRoutes, "both"],
+  // The dashboard's memory explorer (session) reads these like integrations do under /api/v1.
+  [recentRoutes, "both"],
+  [relationRoutes, "both"],
+  [factVersionRoutes, "both"],
 ];
 
 /**

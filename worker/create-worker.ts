@@ -5,6 +5,7 @@ import pg from "pg";
 import type { Logger } from "../config/logger.js";
 import type { ComponentCheck } from "../core/status/status-service.js";
 import type { Database } from "../core/store/database.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { graphileLogger } from "./graphile-logger.js";
 
 export interface WorkerOptions {
@@ -17,6 +18,8 @@ export interface WorkerOptions {
   readonly heartbeatMs?: number;
   /** A worker process silent for this long is dead: its job locks are released (default 30 s). */
   readonly deadAfterMs?: number;
+  /** The process's metrics: job durations and outcomes, the queue's pool. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 export interface Worker {
@@ -39,6 +42,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const jobWorkerIds = new Set<string>();
   const events = new EventEmitter() as WorkerEvents;
   events.on("worker:create", ({ worker }) => jobWorkerIds.add(worker.workerId));
+  if (options.metrics) observeJobs(events, pgPool, options.metrics);
   const utils = await makeWorkerUtils({ pgPool, logger: graphileLogger(options.logger) });
   const runner: Runner = await run({
     pgPool,
@@ -85,6 +89,29 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       await options.db.sql`delete from worker_heartbeats where worker_id = ${id}`.catch(() => undefined);
     },
   };
+}
+
+/**
+ * Job durations by task and outcome from graphile-worker's events (job:error is one failed attempt;
+ * it retries until max_attempts), and the queue pool's connections at scrape time.
+ */
+function observeJobs(events: WorkerEvents, pgPool: pg.Pool, metrics: ServiceMetrics): void {
+  const started = new Map<string, number>();
+  events.on("job:start", ({ job }) => started.set(job.id, performance.now()));
+  const finish = (job: { id: string; task_identifier: string }, outcome: "success" | "error") => {
+    const at = started.get(job.id);
+    started.delete(job.id);
+    if (at !== undefined) {
+      metrics.jobs.observe({ task: job.task_identifier, outcome }, (performance.now() - at) / 1000);
+    }
+  };
+  events.on("job:success", ({ job }) => finish(job, "success"));
+  events.on("job:error", ({ job }) => finish(job, "error"));
+  metrics.beforeScrape(async () => {
+    metrics.jobPoolConnections.set({ state: "total" }, pgPool.totalCount);
+    metrics.jobPoolConnections.set({ state: "idle" }, pgPool.idleCount);
+    metrics.jobPoolConnections.set({ state: "waiting" }, pgPool.waitingCount);
+  });
 }
 
 /**

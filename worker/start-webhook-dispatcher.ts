@@ -18,7 +18,7 @@ export async function startWebhookDispatcher(
   config: { readonly webhooks: WebhookConfig; readonly masterKey?: string | undefined },
   db: Database,
   logger: Logger,
-  overrides: Partial<Pick<WebhookDispatcherOptions, "clock" | "concurrency" | "leaseMs">> & {
+  overrides: Partial<Pick<WebhookDispatcherOptions, "clock" | "concurrency" | "leaseMs" | "metrics">> & {
     readonly timeoutMs?: number;
   } = {},
 ): Promise<RunningDispatcher> {

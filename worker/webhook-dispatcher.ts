@@ -7,6 +7,7 @@ import { fanOutOutbox } from "../core/webhooks/fan-out-outbox.js";
 import { createSuccessBatcher } from "../core/webhooks/record-successes.js";
 import type { SecretBox } from "../core/webhooks/secret-box.js";
 import type { SendWebhook } from "../core/webhooks/send-webhook.js";
+import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 
 export interface WebhookDispatcherOptions {
   readonly db: Database;
@@ -26,6 +27,8 @@ export interface WebhookDispatcherOptions {
   readonly leaseMs?: number;
   /** LISTEN for commits of events and deliveries (default true). */
   readonly listen?: boolean;
+  /** The process's metrics: attempts by result. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 export interface WebhookDispatcher {
@@ -95,8 +98,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   function attempt(box: SecretBox, claimed: Awaited<ReturnType<typeof claimDueDeliveries>>[number]) {
     return attemptDelivery({ db, secretBox: box, send: options.send, clock, recordSuccess }, claimed).then(
-      (result) => logger.debug({ deliveryId: claimed.id, result }, "webhook attempt"),
-      (error: unknown) => logger.warn({ err: error, deliveryId: claimed.id }, "webhook attempt not recorded"),
+      (result) => {
+        options.metrics?.webhookDeliveries.inc({ result });
+        logger.debug({ deliveryId: claimed.id, result }, "webhook attempt");
+      },
+      (error: unknown) => {
+        options.metrics?.webhookDeliveries.inc({ result: "not_recorded" });
+        logger.warn({ err: error, deliveryId: claimed.id }, "webhook attempt not recorded");
+      },
     );
   }
 

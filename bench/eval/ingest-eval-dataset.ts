@@ -42,7 +42,8 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
         }),
       );
     }
-    // As the worker would after these writes (it is off here): one fragment instead of one per write.
+    // The worker maintains the table as the writes go (start-eval-core runs it); one more pass now, as
+    // its next sweep would, so every set is measured on a settled table whatever the timing.
     await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {
       maxFragments: 1,
     });

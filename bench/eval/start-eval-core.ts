@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRouterTransport } from "@connectrpc/connect";
 import postgres from "postgres";
+import { createShutdown } from "../../apps/shutdown.js";
+import { startConfiguredWorker } from "../../apps/start-worker.js";
 import { loadConfig } from "../../config/config.js";
 import { createLogger } from "../../config/logger.js";
 import { createCore } from "../../core/create-core.js";
@@ -14,10 +16,11 @@ import { type Storage, startStorage } from "../../core/start-storage.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { type CoreClients, createCoreClients } from "../../gateway-kit/core-clients.js";
+import { createServiceMetrics } from "../../lib/metrics/service-metrics.js";
 
 /**
  * Core as the product composes it — storage (PostgreSQL, LanceDB), the configured models, every
- * service with its interceptors (auth, rate limits, validation) — reached through the in-process
+ * service with its interceptors (auth, rate limits, validation), and its worker — reached through the in-process
  * Connect transport the gateways use. The eval and the recall bench ingest and recall through it.
  */
 export interface EvalCore {
@@ -37,6 +40,12 @@ export interface EvalCoreOptions {
   readonly lexiconCache: string;
   /** Reranker: the built-in one (default) or none. */
   readonly reranker?: "builtin" | "none";
+  /**
+   * Run the service's worker beside core (default true), so ingest goes through the same path as in
+   * the product: inline indexing, queued documents and vector-table maintenance (compaction, version
+   * pruning, the ANN index) done by the worker's jobs (issue #23).
+   */
+  readonly worker?: boolean;
 }
 
 export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore> {
@@ -81,6 +90,9 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     trustClientIp: true,
     workerCheck: { name: "worker", optional: true, check: async () => ({ status: "ok", detail: "eval" }) },
   });
+  const shutdown = createShutdown(logger);
+  if (options.worker !== false)
+    await startConfiguredWorker(config, storage, models, logger, shutdown, createServiceMetrics());
   const clients = createCoreClients(
     createRouterTransport(core.routes, { router: { interceptors: core.inProcessInterceptors } }),
   );
@@ -111,6 +123,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
       return { tenantId: tenant.id, headers: { authorization: `Bearer ${token}` } };
     },
     async stop() {
+      await shutdown.stopAll();
       await models.close();
       await storage.stop();
       await dropDatabase?.();

@@ -33,6 +33,7 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.GraphService/Link": tenant("write"),
   "memory.v1.GraphService/Unlink": tenant("write"),
   "memory.v1.GraphService/ListRelations": tenant("read"),
+  "memory.v1.GraphService/ListVersions": tenant("read"),
   "memory.v1.GraphService/UpdateFact": tenant("write"),
   "memory.v1.GraphService/GetGraphSchema": tenant("read"),
 

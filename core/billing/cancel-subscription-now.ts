@@ -8,8 +8,12 @@ import type { BillingDeps } from "./payments.js";
  * workspace that no longer exists must not be charged again (issue 20). Called before its rows go,
  * so a failure leaves the workspace and its subscription id in place for a retry. Returns whether a
  * subscription was cancelled; without payments configured or without a subscription there is none.
+ * Used by the owner's erasure (create-core) and the operator's `tenant erase` (cli/commands).
  */
-export async function cancelSubscriptionNow(deps: BillingDeps, tenantId: string): Promise<boolean> {
+export async function cancelSubscriptionNow(
+  deps: Pick<BillingDeps, "db" | "logger" | "payments">,
+  tenantId: string,
+): Promise<boolean> {
   if (!deps.payments) return false;
   const [row] = await deps.db.sql<{ payment_subscription_id: string | null }[]>`
     select payment_subscription_id from tenants where id = ${tenantId}`;

@@ -1,3 +1,4 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
 import { IndexStatus } from "../../gen/memory/v1/memory_pb.js";
@@ -7,6 +8,7 @@ import { readQuota } from "../memories/quota.js";
 import { RELATION_TYPES } from "../memories/relation-types.js";
 import { linkMemories } from "./link-memories.js";
 import { listRelations } from "./list-relations.js";
+import { listVersions } from "./list-versions.js";
 import { readGraphSchema } from "./read-graph-schema.js";
 import { unlinkMemories } from "./unlink-memories.js";
 import { type UpdateFactDeps, updateFact } from "./update-fact.js";
@@ -43,6 +45,22 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
     async listRelations(req, ctx) {
       const { tenantId } = tenantCaller(ctx);
       return db.withTenant(tenantId, (tx) => listRelations(tx, tenantId, req.memoryId));
+    },
+
+    async listVersions(req, ctx) {
+      const { tenantId } = tenantCaller(ctx);
+      const rows = await db.withTenant(tenantId, (tx) => listVersions(tx, tenantId, req.memoryId));
+      return {
+        versions: rows.map((v) => ({
+          id: v.id,
+          title: v.title,
+          validFrom: timestampFromDate(v.validFrom),
+          ...(v.validTo !== null ? { validTo: timestampFromDate(v.validTo) } : {}),
+          recordedAt: timestampFromDate(v.recordedAt),
+          ...(v.supersedesId !== null ? { supersedesId: v.supersedesId } : {}),
+          ...(v.updateReason !== null ? { updateReason: v.updateReason } : {}),
+        })),
+      };
     },
 
     async updateFact(req, ctx) {

@@ -16,7 +16,8 @@ import { countMemories, type QuotaCaller, quotaOf, reserveQuota } from "../memor
 import { type WrittenVersion, writeMemoryVersion } from "../memories/write-memory-version.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
-import type { TransactionSql } from "../store/database.js";
+import type { Database, TransactionSql } from "../store/database.js";
+import { createGroupCommit } from "../vectors/group-commit.js";
 import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
@@ -177,9 +178,29 @@ function startEmbedding(
   return embedding;
 }
 
+/**
+ * The count for the quota figures of plans without a limit, after the caller's commit. Concurrent
+ * writers of one tenant share one count (issue #23: a count per write grew with the tenant and was a
+ * transaction per memory in a bulk load); it starts after each sharer's commit, so it includes every
+ * sharer's memory, as a count of its own would, and others' concurrent writes, as that could too.
+ */
 function countOutside(deps: WriteNewMemoryDeps, tenantId: string): Promise<number> {
-  return deps.db.withTenant(tenantId, (tx) => countMemories(tx, tenantId));
+  let grouped = sharedCounts.get(deps.db);
+  if (!grouped) {
+    const db = deps.db;
+    grouped = createGroupCommit<null, number>(
+      async (tenant, callers) => {
+        const n = await db.withTenant(tenant, (tx) => countMemories(tx, tenant));
+        return callers.map(() => ({ ok: true, value: n }));
+      },
+      { lingerMs: 0, maxRows: 1_000 },
+    );
+    sharedCounts.set(db, grouped);
+  }
+  return grouped(tenantId, null, 1);
 }
+
+const sharedCounts = new WeakMap<Database, (tenantId: string, item: null, rows: number) => Promise<number>>();
 
 function rowInput(request: NewMemory) {
   return {

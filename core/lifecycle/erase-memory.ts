@@ -63,6 +63,7 @@ export async function eraseMemory(
         outboxEvents: result.outboxEvents,
         webhookDeliveries: result.webhookDeliveries,
         jobs: result.jobs,
+        idempotencyKeys: result.idempotencyKeys,
       },
     });
     await enqueuePurgeErased(tx, tenantId, deps.purgeDelayMs);

@@ -11,6 +11,7 @@ import { countMemories, lockTenantQuota } from "../memories/quota.js";
 import { PLANS } from "../plans/plans.js";
 import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
+import { VectorWriteUnverifiedError } from "../vectors/write-verified.js";
 import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
@@ -64,7 +65,20 @@ export async function importTenant(
         // done; a second import waits and then finds the workspace not empty.
         await lockTenantQuota(tx, tenantId);
         await requireEmpty(tx, tenantId);
+        const space = deps.embedder.id;
+        const vectorsBefore = await deps.vectors.count(tenantId, space);
         const result = await writeBundle(deps, tx, tenantId, input.chunks);
+        // The batches' vectors are not read back one by one (a filtered scan of the growing table
+        // per batch: quadratic time, and LanceDB's per-scan state grew the process); one count
+        // checks them all before the rows commit.
+        const vectorsAfter = await deps.vectors.count(tenantId, space);
+        if (vectorsAfter - vectorsBefore !== result.chunks) {
+          throw new VectorWriteUnverifiedError(
+            space,
+            result.chunks - (vectorsAfter - vectorsBefore),
+            result.chunks,
+          );
+        }
         await checkQuota(tx, caller, deps.upgradeUrl);
         // Every batch appended a fragment: the worker compacts the table (and builds its ANN index
         // above the threshold) right after the commit instead of at the next sweep.
@@ -305,6 +319,8 @@ async function writeMemories(
       validFrom: c.valid_from,
       validTo: c.valid_to,
     })),
+    // importTenant counts the table's rows once at the end instead.
+    { readBack: false },
   );
   return inserted.length;
 }

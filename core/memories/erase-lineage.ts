@@ -11,14 +11,17 @@ export interface ErasedLineage {
   readonly outboxEvents: number;
   readonly webhookDeliveries: number;
   readonly jobs: number;
+  /** Kept answers of idempotent writes (Idempotency-Key) that name a version. */
+  readonly idempotencyKeys: number;
 }
 
 /**
  * Removes a memory lineage from PostgreSQL inside the caller's tenant transaction (docs/erasure.md):
  * every version, every chunk (the BM25 triggers take their postings out and record negative
  * statistics deltas, which are folded in here so no per-term row of the erased text survives), every
- * edge touching a version in either direction (so each link's inverse goes too), the outbox events and
- * webhook deliveries that name a version, and the queued jobs that concern one. Unlike update_fact,
+ * edge touching a version in either direction (so each link's inverse goes too), the outbox events,
+ * webhook deliveries and kept idempotent answers that name a version, and the queued jobs that
+ * concern one. Unlike update_fact,
  * which never deletes, this is the deliberate erasure of GDPR Art. 17. Returns undefined when `anyId`
  * names no version of the tenant. Takes the tenant's graph lock exclusively, like update_fact, so no
  * version or edge of the lineage is added while it runs.
@@ -64,6 +67,13 @@ export async function eraseLineage(
     events.map((e) => e.id),
   );
   const [jobs] = await tx<{ n: number }[]>`select remove_tenant_jobs(${tenantId}, ${idArray}::uuid[]) as n`;
+  // An idempotent write keeps its answer for replays (protobuf bytes: the memory id and its title):
+  // answers that name a version go, found by the id's bytes so any response shape is covered.
+  const idempotencyKeys = await tx`
+    delete from idempotency_keys k
+    where k.tenant_id = ${tenantId} and k.response is not null
+      and exists (select 1 from unnest(${idArray}::text[]) i
+                  where position(convert_to(i, 'UTF8') in k.response) > 0)`;
   await tx`delete from memories where tenant_id = ${tenantId} and id = any(${idArray}::uuid[])`;
   return {
     lineageId,
@@ -73,6 +83,7 @@ export async function eraseLineage(
     outboxEvents: events.length,
     webhookDeliveries,
     jobs: jobs?.n ?? 0,
+    idempotencyKeys: idempotencyKeys.count,
   };
 }
 

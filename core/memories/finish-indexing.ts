@@ -1,5 +1,6 @@
 import type { Logger } from "../../config/logger.js";
 import type { Database } from "../store/database.js";
+import { createGroupCommit } from "../vectors/group-commit.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 import { failureDetail, indexingError } from "./indexing-errors.js";
 import { markMemoryFailed } from "./mark-memory-failed.js";
@@ -51,22 +52,51 @@ export async function finishIndexing(
   }
 }
 
-/** Marks every chunk of a memory vector_stored and the memory indexed, if it is still queued. */
-export async function markIndexed(db: Database, tenantId: string, memoryId: string): Promise<boolean> {
+/**
+ * Marks every chunk of a memory vector_stored and the memory indexed, if it is still queued. On every
+ * write's critical path, so concurrent calls of one tenant share one statement and transaction (as
+ * their vectors share one LanceDB commit): a bulk load pays one transaction per batch, not per memory.
+ */
+export function markIndexed(db: Database, tenantId: string, memoryId: string): Promise<boolean> {
+  let grouped = markIndexedGroups.get(db);
+  if (!grouped) {
+    grouped = createGroupCommit<string, boolean>(
+      async (tenant, memoryIds) => {
+        const indexed = new Set(await markManyIndexed(db, tenant, memoryIds));
+        return memoryIds.map((id) => ({ ok: true, value: indexed.has(id) }));
+      },
+      { lingerMs: 0, maxRows: 500 },
+    );
+    markIndexedGroups.set(db, grouped);
+  }
+  return grouped(tenantId, memoryId, 1);
+}
+
+const markIndexedGroups = new WeakMap<
+  Database,
+  (tenantId: string, memoryId: string, rows: number) => Promise<boolean>
+>();
+
+/** One statement (both data-modifying CTEs always run); returns the memories it moved to indexed. */
+async function markManyIndexed(
+  db: Database,
+  tenantId: string,
+  memoryIds: readonly string[],
+): Promise<string[]> {
+  const ids = [...new Set(memoryIds)];
   return db.withTenant(tenantId, async (tx) => {
-    // One statement (both data-modifying CTEs always run): this is on every write's critical path.
-    const [row] = await tx<{ indexed: number }[]>`
+    const rows = await tx<{ id: string }[]>`
       with stored as (
         update chunks set vector_stored = true
-        where tenant_id = ${tenantId} and memory_id = ${memoryId} and not vector_stored
+        where tenant_id = ${tenantId} and memory_id = any(${tx.array(ids)}::uuid[]) and not vector_stored
         returning 1
       ), indexed as (
         update memories set status = 'indexed', status_detail = null, updated_at = now()
-        where tenant_id = ${tenantId} and id = ${memoryId} and status = 'queued'
-        returning 1
+        where tenant_id = ${tenantId} and id = any(${tx.array(ids)}::uuid[]) and status = 'queued'
+        returning id
       )
-      select (select count(*) from indexed)::int as indexed, (select count(*) from stored)::int as stored`;
-    return (row?.indexed ?? 0) > 0;
+      select id, (select count(*) from stored)::int as stored from indexed`;
+    return rows.map((r) => r.id);
   });
 }
 

@@ -1,3 +1,4 @@
+import { currentRequestId } from "../../config/request-context.js";
 import type { Sql, TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 
@@ -29,12 +30,18 @@ export function enqueueIndexMemory(tx: Sql | TransactionSql, payload: IndexMemor
   return enqueueJob(
     tx,
     INDEX_MEMORY_TASK,
-    { ...payload },
+    // The request that queued the memory, so the worker's log lines for it carry the same id.
+    { ...payload, ...withRequestId() },
     {
       jobKey: `${INDEX_MEMORY_TASK}:${payload.memoryId}`,
       maxAttempts: INDEX_MEMORY_MAX_ATTEMPTS,
     },
   );
+}
+
+function withRequestId(): { requestId?: string } {
+  const requestId = currentRequestId();
+  return requestId === undefined ? {} : { requestId };
 }
 
 /**

@@ -21,6 +21,7 @@ const VACUUMED_TABLES = [
   "bm25_term_stats",
   "bm25_stats_delta",
   "webhook_deliveries",
+  "idempotency_keys",
 ];
 
 /**

@@ -20,6 +20,26 @@ export function scheduleMaintenance(sql: Sql, runAt?: Date): Promise<string> {
 }
 
 /**
+ * Reconcile leaves memories younger than 2 minutes alone (their write may still be running), so the
+ * sweep at a worker's start skips the writes a crash cut off just before it. A second sweep shortly
+ * after that age completes them (and any queued memory whose job was lost) within minutes of the
+ * restart instead of at the next 10-minute sweep. Its own job key: it does not move the periodic one.
+ */
+export const SWEEP_AFTER_START_DELAY_MS = 150_000;
+
+export function scheduleSweepAfterStart(sql: Sql): Promise<string> {
+  return enqueueJob(
+    sql,
+    RECONCILE_ALL_TASK,
+    {},
+    {
+      jobKey: `${RECONCILE_ALL_TASK}:after-start`,
+      runAt: new Date(Date.now() + SWEEP_AFTER_START_DELAY_MS),
+    },
+  );
+}
+
+/**
  * The sweep: one reconcile job per tenant with memories, one maintenance job per vector table, one
  * re-embed job per tenant with versions outside the current embedding space; then the next sweep.
  * Per-tenant jobs run in parallel across workers and fail independently.

@@ -1,4 +1,5 @@
 import type { TransactionSql } from "../store/database.js";
+import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
 
 /** A chunk with the memory version it belongs to: what a hit is built from. */
 export interface CandidateChunk {
@@ -51,6 +52,7 @@ export async function readCandidateChunks(
   tenantId: string,
   chunkIds: readonly string[],
   asOf: Date | undefined,
+  filter?: ResolvedRecallFilter,
 ): Promise<Map<string, CandidateChunk>> {
   if (chunkIds.length === 0) return new Map();
   const valid = asOf
@@ -61,15 +63,19 @@ export async function readCandidateChunks(
            m.valid_from, m.valid_to, m.created_at
     from chunks c join memories m on m.id = c.memory_id and m.tenant_id = c.tenant_id
     where c.tenant_id = ${tenantId} and c.id = any(${tx.array([...chunkIds])}::uuid[])
-      and m.status <> 'failed' and ${valid}`;
+      and m.status <> 'failed' and ${valid} and ${filter === undefined ? tx`true` : filter.sql(tx)}`;
   return new Map(rows.map((r) => [r.chunk_id, toCandidate(r)]));
 }
 
-/** The first chunk of each memory: what stands for a memory reached only over the graph. */
+/**
+ * The first chunk of each memory: what stands for a memory reached only over the graph. With a
+ * filter, memories that do not match it are left out (ADR 0220: neighbours must match too).
+ */
 export async function readFirstChunks(
   tx: TransactionSql,
   tenantId: string,
   memoryIds: readonly string[],
+  filter?: ResolvedRecallFilter,
 ): Promise<Map<string, CandidateChunk>> {
   if (memoryIds.length === 0) return new Map();
   // A memory without chunks (nothing indexed yet) still has its content.
@@ -79,6 +85,7 @@ export async function readFirstChunks(
            m.valid_from, m.valid_to, m.created_at
     from memories m left join chunks c on c.memory_id = m.id and c.tenant_id = m.tenant_id
     where m.tenant_id = ${tenantId} and m.id = any(${tx.array([...memoryIds])}::uuid[]) and m.status <> 'failed'
+      and ${filter === undefined ? tx`true` : filter.sql(tx)}
     order by m.id, c.ordinal`;
   return new Map(rows.map((r) => [r.memory_id, toCandidate(r)]));
 }

@@ -1,3 +1,5 @@
+import type { RecallFilter } from "./filter/recall-filter.js";
+
 /** One recall as the service runs it (spec "Recall request", RecallRequest). */
 export interface RecallOptions {
   readonly query: string;
@@ -10,6 +12,8 @@ export interface RecallOptions {
   readonly stages: RecallStageSwitches;
   /** Return per hit each stage's view of it (RecalledMemory.explanation); off: nothing is collected. */
   readonly explain?: boolean;
+  /** Only memories matching it are recalled, applied inside each channel (ADR 0220); unset: all. */
+  readonly filter?: RecallFilter;
 }
 
 /** Pipeline stages that run (RecallStages in the proto switches them off for evaluation). */

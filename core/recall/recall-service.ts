@@ -16,6 +16,7 @@ import { invalidArgument } from "../errors.js";
 import type { TenantModels } from "../keys/tenant-models.js";
 import { readQuota } from "../memories/quota.js";
 import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
+import { recallFilterOf } from "./filter/recall-filter.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats, recordRecallLatency } from "./read-recall-stats.js";
 import { DEFAULT_HOPS, DEFAULT_K, type RecallOptions } from "./recall-options.js";
@@ -38,6 +39,7 @@ export function recallOptionsOf(request: RecallRequest): RecallOptions {
       throw invalidArgument("as_of", "as_of is not a valid point in time");
   }
   const stages = request.stages;
+  const filter = recallFilterOf(request.filter);
   return {
     query: request.query,
     k: request.k ?? DEFAULT_K,
@@ -50,6 +52,7 @@ export function recallOptionsOf(request: RecallRequest): RecallOptions {
       rerank: !stages?.disableRerank,
     },
     ...(request.explain ? { explain: true } : {}),
+    ...(filter !== undefined ? { filter } : {}),
   };
 }
 
@@ -74,6 +77,7 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
               explanation: create(RecallExplanationSchema, {
                 ...h.explanation,
                 matchedTerms: [...h.explanation.matchedTerms],
+                graphPath: [...h.explanation.graphPath],
               }),
             }
           : {}),

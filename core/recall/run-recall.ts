@@ -10,6 +10,8 @@ import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
 import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { explainHit, type RecallExplanation } from "./explain/explain-hit.js";
+import { graphPaths } from "./explain/graph-paths.js";
+import { type ResolvedRecallFilter, resolveRecallFilter } from "./filter/resolve-recall-filter.js";
 import {
   channelShareWeights,
   fulltextShare,
@@ -44,6 +46,8 @@ export interface RecallDeps {
    * provider instead of degrading silently, so a revoked or exhausted key shows.
    */
   readonly strictProviders?: boolean;
+  /** Where filters switch from listed memory ids to over-fetching (bench:recall measures it). */
+  readonly filterTuning?: { readonly listedMax?: number; readonly lookupMax?: number };
 }
 
 /** Depths and weights of the pipeline; measured with `npm run eval` (docs/recall.md). */
@@ -111,6 +115,9 @@ interface Candidate {
   readonly ranks?: FusedMemory["ranks"];
   readonly fusedScore?: number;
   readonly rerankScore?: number;
+  /** Graph hits, explain only: relation types from the seed and the seed. */
+  readonly graphPath?: readonly string[];
+  readonly graphSeedId?: string;
 }
 
 const sourceOf = (f: FusedMemory): HitSource =>
@@ -135,11 +142,34 @@ export async function runRecall(
   const timer = createStageTimer();
   const { query, asOf, stages } = options;
 
+  // The filter is resolved once, before the channels use it, so each applies it before its own top
+  // k; the query is embedded meanwhile.
+  const resolving: Promise<ResolvedRecallFilter> | undefined =
+    options.filter === undefined
+      ? undefined
+      : timer.time("filter", () =>
+          deps.db.withTenant(tenantId, (tx) =>
+            resolveRecallFilter(tx, tenantId, options.filter ?? {}, { asOf, ...deps.filterTuning }),
+          ),
+        );
+
   let providerFailure: ProviderError | undefined;
   const vectorSearch: Promise<VectorHit[]> = stages.vector
     ? timer
         .time("vector", () =>
-          searchVectors(deps.vectors, deps.embedder, tenantId, query, tuning.channelDepth, asOf),
+          searchVectors(
+            deps.vectors,
+            deps.embedder,
+            tenantId,
+            query,
+            tuning.channelDepth,
+            asOf,
+            resolving?.then((filter) => ({
+              resolved: filter,
+              keepMemories: (ids: readonly string[]) =>
+                deps.db.withTenant(tenantId, (tx) => filter.keepMemories(tx, ids)),
+            })),
+          ),
         )
         .catch((error: unknown) => {
           if (deps.strictProviders && error instanceof ProviderError) providerFailure = error;
@@ -153,6 +183,7 @@ export async function runRecall(
     deps.db,
     tenantId,
     async (tx) => {
+      const filter = await resolving;
       const fulltext: FulltextResult = stages.fulltext
         ? await timer.time("fulltext", () =>
             searchFulltext(tx, tenantId, {
@@ -161,6 +192,7 @@ export async function runRecall(
               asOf,
               lexicon: deps.lexicon,
               onCollection: (collection) => deps.rekey?.(tenantId, collection),
+              filter,
             }),
           )
         : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };
@@ -172,6 +204,7 @@ export async function runRecall(
           tenantId,
           [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])],
           asOf,
+          filter,
         ),
       );
       const known = (chunkId: string) => {
@@ -198,7 +231,7 @@ export async function runRecall(
       });
       if (stages.graph && options.hops > 0 && candidates.length > 0) {
         const reached = await timer.time("graph", () =>
-          expandGraph(tx, tenantId, candidates, options, tuning.graphSeeds),
+          expandGraph(tx, tenantId, candidates, options, tuning.graphSeeds, filter),
         );
         candidates.push(...reached);
         candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
@@ -305,6 +338,7 @@ async function expandGraph(
   candidates: readonly Candidate[],
   options: RecallOptions,
   seedCount: number,
+  filter: ResolvedRecallFilter | undefined,
 ): Promise<Candidate[]> {
   const seeds = candidates.slice(0, seedCount);
   const neighbours = await expandNeighbours(tx, {
@@ -322,9 +356,21 @@ async function expandGraph(
     tx,
     tenantId,
     spread.map((s) => s.memoryId),
+    filter,
   );
-  return spread.flatMap((s) => {
+  const paths = options.explain ? graphPaths(neighbours) : undefined;
+  return spread.flatMap((s): Candidate[] => {
     const chunk = chunks.get(s.memoryId);
-    return chunk === undefined ? [] : [{ chunk, score: s.score, source: "graph" as const, hops: s.hops }];
+    if (chunk === undefined) return [];
+    const path = paths?.get(s.memoryId);
+    return [
+      {
+        chunk,
+        score: s.score,
+        source: "graph",
+        hops: s.hops,
+        ...(path !== undefined ? { graphPath: path.relTypes, graphSeedId: path.seedId } : {}),
+      },
+    ];
   });
 }

@@ -14,6 +14,8 @@ import {
 } from "./expand/build-query-texts.js";
 import { compoundJoinCandidates } from "./expand/compound-join-candidates.js";
 import { findCompoundTerms } from "./expand/find-compound-terms.js";
+import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
+import { searchBm25Filtered } from "./filter/search-bm25-filtered.js";
 
 export interface FulltextResult {
   readonly hits: ScoredChunk[];
@@ -43,6 +45,8 @@ export interface FulltextOptions {
   readonly compoundJoinWeight?: number;
   /** Told the collection figures of every search, to keep the impact keys current. */
   readonly onCollection?: (collection: CollectionStatistics) => void;
+  /** Only chunks of memories matching it are ranked (ADR 0220). */
+  readonly filter?: ResolvedRecallFilter | undefined;
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -88,8 +92,28 @@ export async function searchFulltext(
     collection.chunkCount,
   );
   if (options.asOf !== undefined) {
-    const hits = await searchBm25At(tx, tenantId, terms, collection, options.asOf, options.depth);
+    const hits = await searchBm25At(
+      tx,
+      tenantId,
+      terms,
+      collection,
+      options.asOf,
+      options.depth,
+      options.filter,
+    );
     return { hits, terms, path: "at", maxScore: maxBm25Score(terms), coverage };
+  }
+  if (options.filter !== undefined) {
+    const filtered = await searchBm25Filtered(
+      tx,
+      tenantId,
+      terms,
+      collection,
+      options.depth,
+      options.filter,
+      async (k) => (await searchBm25(tx, tenantId, terms, collection, k)).hits,
+    );
+    return { hits: filtered.hits, terms, path: filtered.path, maxScore: maxBm25Score(terms), coverage };
   }
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth);
   return {

@@ -1,5 +1,13 @@
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
+import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
+import { searchVectorsFiltered, type VectorSearch } from "./filter/search-vectors-filtered.js";
+
+/** A recall filter as the vector channel applies it: resolved, and a check of memory ids against it. */
+export interface VectorChannelFilter {
+  readonly resolved: Pick<ResolvedRecallFilter, "memoryIds" | "vectorWhere" | "share">;
+  keepMemories(memoryIds: readonly string[]): Promise<Set<string>>;
+}
 
 /**
  * The vector channel: the query embedded as a query (asymmetric models and the built-in embedder's
@@ -13,8 +21,16 @@ export async function searchVectors(
   query: string,
   depth: number,
   asOf: Date | undefined,
+  filter?: Promise<VectorChannelFilter>,
 ): Promise<VectorHit[]> {
-  const [vector] = await embedder.embed([query], "query");
+  const [[vector], resolved] = await Promise.all([embedder.embed([query], "query"), filter]);
   if (vector === undefined) return [];
-  return vectors.search(tenantId, embedder.id, vector, depth, asOf === undefined ? {} : { asOf });
+  const search: VectorSearch = (k, where) =>
+    vectors.search(tenantId, embedder.id, vector, k, {
+      ...(asOf !== undefined ? { asOf } : {}),
+      ...(where !== undefined ? { where } : {}),
+    });
+  return resolved === undefined
+    ? search(depth)
+    : searchVectorsFiltered(search, depth, resolved.resolved, resolved.keepMemories);
 }

@@ -1,3 +1,5 @@
+import { inSpan } from "../../lib/tracing/tracer.js";
+
 /** Per-stage timings for RecallResponse.timings (wall clock; stages that overlap each count in full). */
 export interface StageTiming {
   readonly stage: string;
@@ -10,7 +12,8 @@ export function createStageTimer() {
     async time<T>(stage: string, work: () => Promise<T>): Promise<T> {
       const started = performance.now();
       try {
-        return await work();
+        // One trace span per stage (no cost with tracing off).
+        return await inSpan(`recall.${stage}`, {}, () => work());
       } finally {
         timings.push({ stage, ms: performance.now() - started });
       }

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { inSpan } from "../../lib/tracing/tracer.js";
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -58,9 +59,10 @@ export function createDatabase(options: DatabaseOptions): Database {
       await tx`select set_config('role', 'memory_app', true), set_config('app.tenant_id', ${tenantId}, true)`;
       return fn(tx);
     };
-    const result = options.snapshot
-      ? await sql.begin("isolation level repeatable read", bound)
-      : await sql.begin(bound);
+    // A trace span per tenant transaction: where a request's database time goes.
+    const result = await inSpan("db.transaction", { "db.system": "postgresql" }, () =>
+      options.snapshot ? sql.begin("isolation level repeatable read", bound) : sql.begin(bound),
+    );
     return result as T;
   }
 

@@ -1,3 +1,6 @@
+import type { Table } from "@lancedb/lancedb";
+import type { ChunkVectorRow } from "./chunk-vector-schema.js";
+import { idListFilter, inBatches } from "./vector-filters.js";
 import type { VectorStore } from "./vector-store.js";
 
 /** The placeholder row's ids: the nil uuid, never a real chunk or memory. */
@@ -41,7 +44,74 @@ export async function purgeVectorTable(
     },
   ]);
   await table.optimize({ cleanupOlderThan: new Date() });
+  if (await rewriteFragmentsWithDeletions(vectors, table, tenantId, space)) {
+    await table.optimize({ cleanupOlderThan: new Date() });
+  }
   await table.delete(`chunk_id = '${PLACEHOLDER_ID}'`);
   await table.optimize({ cleanupOlderThan: new Date() });
   return { rows: await table.countRows(), versions: (await table.listVersions()).length };
+}
+
+/** Lance compacts a fragment on its own once more than this share of its rows is deleted. */
+const MATERIALIZE_DELETIONS_SHARE = 0.1;
+
+/**
+ * Compaction never bins an ANN-indexed fragment with the unindexed placeholder fragment, so a large
+ * indexed fragment with a few deleted rows (an erased lineage among 100k) keeps them in its data file.
+ * Rewriting more than a tenth of such a fragment's live rows in place (merge on chunk_id: one commit,
+ * readers never miss them) marks them deleted there too, which makes Lance rewrite the fragment
+ * without any of its deleted rows on the next optimize. Returns whether anything was rewritten.
+ */
+async function rewriteFragmentsWithDeletions(
+  vectors: VectorStore,
+  table: Table,
+  tenantId: string,
+  space: string,
+): Promise<boolean> {
+  const latest = (await table.listVersions()).at(-1);
+  const deleted = Number(latest?.metadata.total_deletion_file_rows ?? 0);
+  if (deleted === 0) return false;
+  // Without stable row ids a row id is the row's address: fragment id in the high 32 bits.
+  const live = (await table.query().withRowId().select(["chunk_id"]).toArray()) as {
+    chunk_id: string;
+    _rowid: bigint | number;
+  }[];
+  const fragments = new Map<bigint, { chunkIds: string[]; span: number }>();
+  for (const row of live) {
+    const address = BigInt(row._rowid);
+    const id = address >> 32n;
+    const offset = Number(address & 0xffffffffn);
+    const fragment = fragments.get(id) ?? { chunkIds: [], span: 0 };
+    fragment.chunkIds.push(row.chunk_id);
+    fragment.span = Math.max(fragment.span, offset + 1);
+    fragments.set(id, fragment);
+  }
+  // A gap below a fragment's highest live offset is a deleted row; deleted rows at a fragment's end
+  // leave no gap, so when the gaps do not account for every deleted row, every fragment is rewritten.
+  const gaps = [...fragments.values()].reduce((sum, f) => sum + f.span - f.chunkIds.length, 0);
+  const chosen = [...fragments.values()].filter((f) => gaps < deleted || f.span > f.chunkIds.length);
+  for (const fragment of chosen) {
+    const count = Math.min(
+      fragment.chunkIds.length,
+      Math.floor(MATERIALIZE_DELETIONS_SHARE * (fragment.span + deleted)) + 1,
+    );
+    for (const batch of inBatches(fragment.chunkIds.slice(0, count))) {
+      const rows = (await table.query().where(idListFilter("chunk_id", batch)).toArray()) as {
+        chunk_id: string;
+        memory_id: string;
+        valid_from: number;
+        valid_to: number | null;
+        vector: { toArray(): Float32Array };
+      }[];
+      const copies: ChunkVectorRow[] = rows.map((r) => ({
+        chunkId: r.chunk_id,
+        memoryId: r.memory_id,
+        vector: Float32Array.from(r.vector.toArray()),
+        validFrom: new Date(Number(r.valid_from)),
+        validTo: r.valid_to === null ? null : new Date(Number(r.valid_to)),
+      }));
+      await vectors.upsert(tenantId, space, copies, { mode: "merge" });
+    }
+  }
+  return chosen.length > 0;
 }

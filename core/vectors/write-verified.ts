@@ -26,6 +26,8 @@ export class VectorWriteUnverifiedError extends Error {
 
 export interface WriteVerifiedOptions {
   readonly mode: "append" | "merge";
+  /** false: answer once the commit landed, without reading the rows back (the caller counts). */
+  readonly readBack?: boolean;
   /** Called for each commit conflict that is retried (metrics, logs). */
   readonly onConflict?: (table: string, attempt: number) => void;
 }
@@ -68,6 +70,7 @@ export async function writeVerified(
               .whenMatchedUpdateAll()
               .whenNotMatchedInsertAll()
               .execute(data);
+      if (options.readBack === false) return { version };
       const present = await presentChunkIds(table, chunkIds);
       missing = chunkIds.filter((id) => !present.has(id)).length;
       if (missing === 0) return { version };

@@ -1,23 +1,32 @@
 import { z } from "zod";
 import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
+import { recallFilterMessage } from "../../gateway-kit/recall-filter-message.js";
 import { RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { explainInput, explanationOfHit, explanationOutput } from "../translate/explanation-of-hit.js";
+import {
+  checkFilterRange,
+  filterWordsOf,
+  recallFilterArguments,
+} from "../translate/recall-filter-arguments.js";
 import { defineTool } from "./tool-definition.js";
 
 // Bounds (query length, k, hops) come from the proto, as core enforces them.
 const fields = RecallRequestSchema.field;
 
-export const recallInput = z.strictObject({
-  query: protoString(fields.query).describe(
-    "What to look for, in plain words (German or English): a question, a name, a topic.",
-  ),
-  k: protoInt(fields.k).optional().meta({ default: 5, description: "How many hits to return." }),
-  hops: protoInt(fields.hops).optional().meta({
-    default: 2,
-    description: "How far to follow relations from the best hits; 0 returns direct matches only.",
-  }),
-  explain: explainInput,
-});
+export const recallInput = z
+  .strictObject({
+    query: protoString(fields.query).describe(
+      "What to look for, in plain words (German or English): a question, a name, a topic.",
+    ),
+    k: protoInt(fields.k).optional().meta({ default: 5, description: "How many hits to return." }),
+    hops: protoInt(fields.hops).optional().meta({
+      default: 2,
+      description: "How far to follow relations from the best hits; 0 returns direct matches only.",
+    }),
+    explain: explainInput,
+    ...recallFilterArguments,
+  })
+  .superRefine(checkFilterRange);
 
 export const recallOutput = z.object({
   hits: z.array(
@@ -41,17 +50,21 @@ export const recallTool = defineTool({
     "Search the workspace's long-term memory (full-text, semantic and graph search, re-ranked) and return the best passages. " +
     "Call it before answering anything that may depend on what the user told you earlier or stored before: " +
     "people, projects, decisions, preferences, documents. Returns hits with memory_id, title, content and score; " +
-    "an empty list means nothing relevant is stored.",
+    "an empty list means nothing relevant is stored. " +
+    "Narrow it with memory_types, tags, origin (source prefix), created_after/created_before or kinds " +
+    "when the user asks about one kind of memory, a source or a period.",
   input: recallInput,
   output: recallOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async call(args, { clients, callOptions }) {
+    const filter = recallFilterMessage(filterWordsOf(args));
     const response = await clients.recall.recall(
       {
         query: args.query,
         ...(args.k !== undefined ? { k: args.k } : {}),
         ...(args.hops !== undefined ? { hops: args.hops } : {}),
         ...(args.explain ? { explain: true } : {}),
+        ...(filter !== undefined ? { filter } : {}),
       },
       callOptions,
     );

@@ -26,6 +26,15 @@ export const explanationOutput = z
     fused_score: z.number().describe("Score after fusing the searches, before re-ranking."),
     rerank_score: z.number().optional().describe("The re-ranker's own score of the hit."),
     hops: z.number().int().describe("Graph hops from the match it was reached from; 0 for direct matches."),
+    graph_path: z
+      .array(z.string())
+      .describe(
+        "For graph hits: the relation types walked from the match, in order; empty for direct matches.",
+      ),
+    graph_seed_id: z
+      .string()
+      .optional()
+      .describe("For graph hits: the memory_id of the match it was reached from."),
   })
   .describe("Why this memory was recalled.");
 
@@ -45,5 +54,7 @@ export function explanationOfHit(e: RecallExplanation): z.infer<typeof explanati
     fused_score: e.fusedScore,
     ...(e.rerankScore !== undefined ? { rerank_score: e.rerankScore } : {}),
     hops: e.hops,
+    graph_path: [...e.graphPath],
+    ...(e.graphSeedId !== undefined ? { graph_seed_id: e.graphSeedId } : {}),
   };
 }

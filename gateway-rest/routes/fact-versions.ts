@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
-import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
+import { ListVersionsRequestSchema, UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
+import { isoTime } from "../iso-time.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 import { MEMORY_BODY_LIMIT } from "./memory-entries.js";
 
@@ -27,11 +28,67 @@ export const updateFactResponseSchema = z
   .object({ oldMemoryId: z.string(), newMemoryId: z.string(), supersedesEdge: z.string() })
   .meta({ id: "UpdateFactResult" });
 
+const listParamsSchema = z.strictObject({
+  id: protoString(ListVersionsRequestSchema.field.memoryId).describe("Any version of the fact"),
+});
+
+/** The bi-temporal history of one fact, oldest first. */
+export const versionsResponseSchema = z
+  .object({
+    versions: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        validFrom: z.string().describe("Valid time: from when the fact held"),
+        validTo: z.string().nullable().describe("Valid time: until when; null while it still holds"),
+        recordedAt: z.string().describe("Transaction time: when this version was written"),
+        supersedesId: z.string().nullable().describe("The version this one superseded (SUPERSEDES)"),
+        updateReason: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "MemoryVersions" });
+
 /**
- * POST /api/v1/memory/{id}/versions → GraphService/UpdateFact: closes the version (valid_to = now)
+ * GET …/memory/{id}/versions → GraphService/ListVersions: every version of the fact with valid and
+ * recorded time (the dashboard's time axis).
+ * POST …/memory/{id}/versions → GraphService/UpdateFact: closes the version (valid_to = now)
  * and creates a new one linked by SUPERSEDES (spec "States and transitions"). Nothing is deleted.
  */
 export const factVersionRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/memory/:id/versions",
+    {
+      schema: {
+        ...describeOperation(options, {
+          id: "listVersions",
+          summary: "Every version of a fact, oldest first, with valid and recorded time",
+          tag: "memory",
+          rpc: "memory.v1.GraphService/ListVersions",
+        }),
+        params: listParamsSchema,
+        response: { 200: versionsResponseSchema, ...errorResponses(options.auth, 404) },
+      },
+    },
+    async (request) => {
+      const { versions } = await options.clients.graph.listVersions(
+        { memoryId: request.params.id },
+        coreCall(request, options),
+      );
+      return {
+        versions: versions.map((v) => ({
+          id: v.id,
+          title: v.title,
+          validFrom: isoTime(v.validFrom) ?? "",
+          validTo: isoTime(v.validTo),
+          recordedAt: isoTime(v.recordedAt) ?? "",
+          supersedesId: v.supersedesId ?? null,
+          updateReason: v.updateReason ?? null,
+        })),
+      };
+    },
+  );
+
   app.withTypeProvider<ZodTypeProvider>().post(
     "/memory/:id/versions",
     {

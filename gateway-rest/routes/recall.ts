@@ -2,6 +2,14 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoInt, protoString } from "../../gateway-kit/proto-rules.js";
+import {
+  filterKinds,
+  filterMemoryTypes,
+  filterOrigin,
+  filterTags,
+  filterTagsMatch,
+  recallFilterMessage,
+} from "../../gateway-kit/recall-filter-message.js";
 import { type RecallExplanation, RecallRequestSchema } from "../../gen/memory/v1/recall_service_pb.js";
 import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
@@ -15,6 +23,34 @@ export const recallRequestSchema = z
     k: protoInt(fields.k).optional().describe("Hits to return; 5 when unset"),
     hops: protoInt(fields.hops).optional().describe("Graph hops from the best seeds; 2 when unset"),
     explain: z.boolean().optional().describe("Return per hit each stage's rank and score; off when unset"),
+    // Filters (ADR 0220, docs/rest.md "Recall filters"): every condition given must hold.
+    memoryTypes: filterMemoryTypes.optional().describe("Only memories of these types"),
+    tags: filterTags.optional().describe("Only memories carrying these tags (see tagsMatch)"),
+    tagsMatch: filterTagsMatch.optional().describe("any (default): at least one of tags; all: every one"),
+    origin: filterOrigin
+      .optional()
+      .describe("Only memories whose source starts with this text (case-sensitive)"),
+    createdAfter: z.iso
+      .datetime({ offset: true, error: "must be an RFC 3339 date-time with Z or an offset" })
+      .optional()
+      .describe("Only memories stored at or after this instant (RFC 3339)"),
+    createdBefore: z.iso
+      .datetime({ offset: true, error: "must be an RFC 3339 date-time with Z or an offset" })
+      .optional()
+      .describe("Only memories stored before this instant (RFC 3339)"),
+    kinds: filterKinds.optional().describe("Only documents, only entries, or both"),
+  })
+  .superRefine((body, ctx) => {
+    if (
+      body.createdAfter !== undefined &&
+      body.createdBefore !== undefined &&
+      new Date(body.createdAfter) >= new Date(body.createdBefore)
+    ) {
+      ctx.addIssue({ code: "custom", path: ["createdAfter"], message: "must be earlier than createdBefore" });
+    }
+    if (body.tagsMatch === "all" && body.tags === undefined) {
+      ctx.addIssue({ code: "custom", path: ["tagsMatch"], message: "all needs tags" });
+    }
   })
   .meta({ id: "RecallRequest" });
 
@@ -42,6 +78,12 @@ export const recallResponseSchema = z
             fusedScore: z.number(),
             rerankScore: z.number().optional(),
             hops: z.int(),
+            graphPath: z
+              .array(z.string())
+              .describe(
+                "Graph hits: relation types walked from the seed, in order; empty for direct matches",
+              ),
+            graphSeedId: z.string().optional().describe("Graph hits: the memoryId of the seed"),
           })
           .optional()
           .describe("Why the hit was recalled; only with explain"),
@@ -61,6 +103,8 @@ const explanationOf = (e: RecallExplanation) => ({
   fusedScore: e.fusedScore,
   ...(e.rerankScore !== undefined ? { rerankScore: e.rerankScore } : {}),
   hops: e.hops,
+  graphPath: [...e.graphPath],
+  ...(e.graphSeedId !== undefined ? { graphSeedId: e.graphSeedId } : {}),
 });
 
 /** POST …/memory/recall → RecallService/Recall. Both under /api, Bearer under /api/v1. */
@@ -81,13 +125,23 @@ export const recallRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
       },
     },
     async (request) => {
-      const { query, k, hops, explain } = request.body;
+      const { query, k, hops, explain, createdAfter, createdBefore, ...words } = request.body;
+      const filter = recallFilterMessage({
+        memoryTypes: words.memoryTypes,
+        tags: words.tags,
+        tagsMatch: words.tagsMatch,
+        origin: words.origin,
+        createdAfter: createdAfter === undefined ? undefined : new Date(createdAfter),
+        createdBefore: createdBefore === undefined ? undefined : new Date(createdBefore),
+        kinds: words.kinds,
+      });
       const result = await options.clients.recall.recall(
         {
           query,
           ...(k === undefined ? {} : { k }),
           ...(hops === undefined ? {} : { hops }),
           ...(explain ? { explain: true } : {}),
+          ...(filter !== undefined ? { filter } : {}),
         },
         coreCall(request, options),
       );

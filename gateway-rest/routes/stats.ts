@@ -4,7 +4,7 @@ import { z } from "zod";
 import { errorResponses } from "../error-schemas.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
-/** Spec "Statistics", REST: all integers. */
+/** Spec "Statistics", REST: all integers; plus the quota fields the MCP stats tool carries. */
 export const statsResponseSchema = z
   .object({
     memories: z.int(),
@@ -13,6 +13,9 @@ export const statsResponseSchema = z
     queriesLast24h: z.int(),
     p50Ms: z.int().describe("Recall latency, median over the last 24 h"),
     p99Ms: z.int(),
+    memoryLimit: z.int().nullable().describe("The plan's memory limit; null when unlimited"),
+    memoriesUsed: z.int().describe("Stored memories counted against the limit"),
+    warnAt80: z.boolean().describe("true from 80 % of the limit (spec: soft warning)"),
   })
   .meta({ id: "Statistics" });
 
@@ -40,6 +43,9 @@ export const statsRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, opt
         queriesLast24h: Number(stats.queriesLast24h),
         p50Ms: Number(stats.p50Ms),
         p99Ms: Number(stats.p99Ms),
+        memoryLimit: stats.quota?.memoryLimit === undefined ? null : Number(stats.quota.memoryLimit),
+        memoriesUsed: Number(stats.quota?.memoriesUsed ?? 0n),
+        warnAt80: stats.quota?.warnAt80 ?? false,
       };
     },
   );

@@ -91,6 +91,11 @@ const rules: readonly ImportRule[] = [
     from: inAny("sdk", "examples"),
     forbidden: (to, from) => (inAny("sdk")(from) ? !inAny("sdk")(to) : !inAny("sdk", "examples")(to)),
   },
+  {
+    name: "10. dashboard/ (browser code) imports only dashboard/: it talks to the service over the REST API",
+    from: inAny("dashboard"),
+    forbidden: (to) => !inAny("dashboard")(to),
+  },
 ];
 
 const describeEdge = ({ from, to, typeOnly }: ImportEdge): string =>

@@ -2,6 +2,7 @@ import test from "ava";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeStripe, startFakeStripe } from "../helpers/fake-stripe.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
+import { runCli } from "../lifecycle/lifecycle-kit.js";
 import { createSessionCookie } from "../rest/sessions.js";
 import {
   completedSession,
@@ -274,6 +275,74 @@ test("erasing a paying workspace cancels its subscription at Stripe first (issue
   t.is(stripe.subscriptions.get(subscriptionId)?.status, "canceled");
   t.is(await tenantRow(tenant.tenantId), undefined);
 });
+
+// Serial: it switches the fake Stripe into failing mode, which concurrent tests must not see.
+test.serial(
+  "the operator's `tenant erase` cancels the subscription at Stripe too; a refusal erases nothing",
+  async (t) => {
+    const tenant = await service.createTenant({ plan: "free" });
+    const subscriptionId = `sub_cli_${tenant.tenantId.slice(0, 8)}`;
+    stripe.subscriptions.set(subscriptionId, {
+      id: subscriptionId,
+      customer: "cus_cli",
+      status: "active",
+      priceId: "price_team_monthly",
+      currentPeriodEnd: Math.floor(Date.now() / 1000) + 30 * 86_400,
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
+      metadata: { tenant_id: tenant.tenantId },
+    });
+    const completed = stripeEvent(
+      "checkout.session.completed",
+      completedSession({
+        tenantId: tenant.tenantId,
+        plan: "team",
+        customer: "cus_cli",
+        subscription: subscriptionId,
+      }),
+    );
+    t.is((await deliver(service.httpUrl, completed)).status, 200);
+    t.is((await tenantRow(tenant.tenantId))?.payment_subscription_id, subscriptionId);
+    const args = ["tenant", "erase", "--slug", tenant.slug, "--confirm", tenant.slug];
+    const deletes = () =>
+      stripe.requests.filter(
+        (r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subscriptionId}`,
+      );
+
+    // Stripe refuses (500 after the SDK's retries): the command fails and the workspace stays whole.
+    stripe.failing = true;
+    let refused: Awaited<ReturnType<typeof runCli>>;
+    try {
+      refused = await runCli(service, args, paymentEnv(stripe.url));
+    } finally {
+      stripe.failing = false;
+    }
+    t.is(refused.code, 1, refused.stdout);
+    t.regex(refused.stderr, /could not cancel the subscription; nothing was erased/);
+    t.true(deletes().length >= 1, "the SDK called DELETE /v1/subscriptions/{id}");
+    t.is(stripe.subscriptions.get(subscriptionId)?.status, "active");
+    t.is((await tenantRow(tenant.tenantId))?.plan, "team", "nothing was erased");
+
+    const done = await runCli(service, args, paymentEnv(stripe.url));
+    t.is(done.code, 0, done.stderr);
+    t.regex(done.stdout, /vector tables; its subscription was cancelled at Stripe\n$/);
+    const call = deletes().at(-1);
+    t.is(call?.headers.authorization, `Bearer ${SECRET_KEY}`);
+    t.is(stripe.subscriptions.get(subscriptionId)?.status, "canceled");
+    t.is(await tenantRow(tenant.tenantId), undefined);
+    const [record] = await sql()<{ actor: string }[]>`
+    select actor from workspace_erasures where tenant_id = ${tenant.tenantId}`;
+    t.is(record?.actor, "operator");
+
+    // Without payments configured the CLI never calls Stripe (and erases as before).
+    const other = await service.createTenant({ plan: "free" });
+    const before = stripe.requests.length;
+    const plain = await runCli(service, ["tenant", "erase", "--slug", other.slug, "--confirm", other.slug]);
+    t.is(plain.code, 0, plain.stderr);
+    t.regex(plain.stdout, /vector tables\n$/);
+    t.is(stripe.requests.length, before);
+  },
+);
 
 test("webhook: unknown kinds and unknown tenants are 200 and ignored", async (t) => {
   const unknownKind = await deliver(

@@ -59,3 +59,19 @@ test("npm start with a bad value exits 1 with one line naming the variable, no s
   t.is(lines.length, 1, result.stderr);
   t.regex(lines[0] ?? "", /^configuration error: PORT: /);
 });
+
+test("metrics and tracing are off unless configured; a short METRICS_TOKEN is refused without echoing it", (t) => {
+  const plain = loadConfig({});
+  t.deepEqual(plain.metrics, { host: "127.0.0.1" });
+  t.deepEqual(plain.tracing, { serviceName: "memory-service" });
+  const on = loadConfig({
+    METRICS_PORT: "9464",
+    METRICS_TOKEN: "a-long-enough-metrics-token",
+    OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+  });
+  t.deepEqual(on.metrics, { port: 9464, host: "127.0.0.1", token: "a-long-enough-metrics-token" });
+  t.is(on.tracing.otlpEndpoint, "http://collector:4318");
+  const error = t.throws(() => loadConfig({ METRICS_TOKEN: "short-secret" }));
+  t.regex(error?.message ?? "", /^METRICS_TOKEN: /);
+  t.false(error?.message.includes("short-secret"));
+});

@@ -24,6 +24,7 @@ export const SOURCE_FOLDERS = [
   "bench",
   "sdk",
   "examples",
+  "dashboard",
 ] as const;
 
 export interface ImportEdge {

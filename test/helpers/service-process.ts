@@ -9,15 +9,29 @@ export interface ServiceProcess {
   readonly exited: Promise<number | null>;
 }
 
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  return spawnApp("apps/all-in-one.ts", env);
+/** Spawn options: run as another user (root tests that need permissions to bite), extra node flags. */
+export interface SpawnOptions {
+  readonly uid?: number;
+  readonly gid?: number;
+  /** Flags for node itself (e.g. --cpu-prof, which Node refuses in NODE_OPTIONS). */
+  readonly nodeArgs?: readonly string[];
+}
+
+export function spawnService(env: Record<string, string>, options: SpawnOptions = {}): ServiceProcess {
+  return spawnApp("apps/all-in-one.ts", env, options);
 }
 
 /** One of the process entry points (apps/core.ts, apps/gateway.ts, apps/worker.ts …) as a child process. */
-export function spawnApp(entry: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+export function spawnApp(
+  entry: string,
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): ServiceProcess {
+  const { nodeArgs = [], ...ids } = options;
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...ids,
   });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => {

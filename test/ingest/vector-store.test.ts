@@ -148,7 +148,7 @@ test("maintenance compacts many small appends and builds an ANN index above the 
   const table = await store.openTable(tenant, "m");
   t.is((await table?.stats())?.fragmentStats.numFragments, 20);
   const result = await maintainVectorTable(store, tenant, "m", { annIndexMinRows: 300, maxFragments: 8 });
-  t.deepEqual(result, { rows: 400, compacted: true, indexCreated: true });
+  t.like(result, { rows: 400, compacted: true, indexCreated: true });
   t.true(((await table?.stats())?.fragmentStats.numFragments ?? 99) < 8);
   t.true((await table?.listIndices())?.some((i) => i.columns.includes("vector")));
   // Searching through the index still finds an exact match.
@@ -159,4 +159,48 @@ test("maintenance compacts many small appends and builds an ANN index above the 
   t.false(
     (await maintainVectorTable(store, tenant, "m", { annIndexMinRows: 300, maxFragments: 8 })).indexCreated,
   );
+});
+
+test("concurrent upserts into one table commit together: fewer fragments than writers, every row kept", async (t) => {
+  const tenant = randomUUID();
+  const writes = Array.from({ length: 40 }, (_, i) => [row(randomUUID(), axis(i), new Date())]);
+  const results = await Promise.all(writes.map((rows) => store.upsert(tenant, "g", rows)));
+  t.is(await store.count(tenant, "g"), 40);
+  const table = await store.openTable(tenant, "g");
+  const fragments = (await table?.stats())?.fragmentStats.numFragments ?? 0;
+  t.true(fragments >= 1 && fragments <= 4, `${fragments} fragments for 40 concurrent writes`);
+  // Writers of one batch answer with the version of the commit that holds their rows.
+  t.true(new Set(results.map((r) => r.version)).size <= fragments);
+  for (const [rows] of writes) {
+    const hits = await store.search(tenant, "g", rows?.vector ?? axis(0), 1);
+    t.is(hits[0]?.chunkId, rows?.chunkId);
+  }
+});
+
+test("a writer's bad rows fail only that writer when writes are batched", async (t) => {
+  const tenant = randomUUID();
+  const good = Array.from({ length: 5 }, (_, i) => [row(randomUUID(), axis(i), new Date())]);
+  const bad = [row(randomUUID(), new Float32Array(2048), new Date())];
+  const outcomes = await Promise.allSettled([
+    ...good.map((rows) => store.upsert(tenant, "b", rows)),
+    store.upsert(tenant, "b", bad),
+  ]);
+  t.deepEqual(
+    outcomes.map((o) => o.status),
+    [...good.map(() => "fulfilled"), "rejected"],
+  );
+  t.is(await store.count(tenant, "b"), 5);
+});
+
+test("maintenance prunes old table versions even when there is nothing to compact", async (t) => {
+  const tenant = randomUUID();
+  for (let i = 0; i < 6; i++) await store.upsert(tenant, "v", [row(randomUUID(), axis(i), new Date())]);
+  const table = await store.openTable(tenant, "v");
+  const before = (await table?.listVersions())?.length ?? 0;
+  t.true(before >= 6);
+  const result = await maintainVectorTable(store, tenant, "v", { versionRetentionMs: 0 });
+  t.false(result.compacted);
+  t.true(result.versionsRemoved >= before - 2, `${result.versionsRemoved} of ${before} versions removed`);
+  t.true(((await table?.listVersions())?.length ?? 99) <= 2);
+  t.is(await store.count(tenant, "v"), 6);
 });

@@ -59,13 +59,19 @@ async function seed(tenant: TestTenant, marker: string) {
       newContent: longText(marker, "Fristen"),
     })
   ).newMemoryId;
-  const v3 = (
-    await graph.updateFact({
-      targetId: v2,
-      newTitle: `Vertrag ${marker}`,
-      newContent: `Kurz: ${marker} gilt ab Mai.`,
-    })
-  ).newMemoryId;
+  // The third version through REST with an Idempotency-Key: core keeps the answer (its memory id
+  // and title, as protobuf bytes) for replays, which the erasure must remove too.
+  const updated = await fetch(`${service.httpUrl}/api/v1/memory/${v2}/versions`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${tenant.token}`,
+      "idempotency-key": `erase-${marker}`,
+    },
+    body: JSON.stringify({ newTitle: `Vertrag ${marker}`, newContent: `Kurz: ${marker} gilt ab Mai.` }),
+  });
+  if (updated.status !== 201) throw new Error(`update answered ${updated.status}: ${await updated.text()}`);
+  const v3 = ((await updated.json()) as { newMemoryId: string }).newMemoryId;
   const other = await storeMemory(service, tenant, {
     title: "Projekt Polar",
     content: "Polar startet im Mai.",
@@ -140,6 +146,7 @@ test("erasing a lineage removes every trace of it from every table and every Lan
     t.true(seenBefore.has(`public.${table}`), `the scan finds the lineage in ${table} before`);
   }
   t.true(seenBefore.has("graphile_worker._private_jobs"), "and its queued job");
+  t.true(seenBefore.has("public.idempotency_keys"), "and the kept answer of an idempotent write (bytea)");
   const bystanderBefore = await tenantRows(sql, bystander.tenantId);
   // Statistics count current rows: the lineage's current chunks and current edges.
   const [current = { chunks: 0, edges: 0 }] = await sql<{ chunks: number; edges: number }[]>`

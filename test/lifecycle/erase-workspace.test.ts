@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import test from "ava";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
@@ -6,7 +5,7 @@ import { tenantTablePrefix } from "../../core/vectors/vector-table-name.js";
 import { graphClient, storeMemory, testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { cookieHeader, freshIp, signIn, signInWithWorkspace } from "../tenancy/sign-in-helper.js";
-import { filesContaining, scanEveryTable, tenantRows } from "./lifecycle-kit.js";
+import { filesContaining, runCli, scanEveryTable, tenantRows } from "./lifecycle-kit.js";
 
 // POST /api/tenant/erase (the owner's session, slug typed again) and `npm run cli -- tenant erase`:
 // every row of the workspace in every table, its vector tables and files, its tokens and sessions go;
@@ -135,26 +134,7 @@ test.serial("the owner erases the workspace: nothing of it is left but the erasu
   t.deepEqual(await tenantRows(sql, bystander.tenantId), bystanderBefore, "the other workspace is untouched");
 });
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "cli/main.ts", ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: service.database.url,
-      DATA_DIR: service.dataDir,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    stdout += d.toString("utf8");
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString("utf8");
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (...args: string[]) => runCli(service, args);
 
 test.serial("the operator erases a workspace with `tenant erase --slug x --confirm x`", async (t) => {
   const tenant = await service.createTenant();

@@ -2,14 +2,19 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
+import { createLogger } from "../../config/logger.js";
+import { importTenant } from "../../core/lifecycle/import-tenant.js";
 import { importedId } from "../../core/lifecycle/imported-id.js";
+import { PLANS } from "../../core/plans/plans.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
+import type { VectorStore } from "../../core/vectors/vector-store.js";
+import { VectorWriteUnverifiedError } from "../../core/vectors/write-verified.js";
 import { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.js";
 import { graphClient, recallClient, storeMemory, testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import type { TenantBundle } from "../tenancy/export-helper.js";
 import { cookieHeader, freshIp, signIn, signInWithWorkspace } from "../tenancy/sign-in-helper.js";
-import { tenantRows } from "./lifecycle-kit.js";
+import { fillerBundle, tenantRows } from "./lifecycle-kit.js";
 
 // POST /api/tenant/import: export a workspace of one service instance, import the bundle into an
 // empty workspace of a second instance (its own database and LanceDB), export again — the bundles are
@@ -267,5 +272,49 @@ test.serial(
     const bundle = JSON.parse(await exportText(target, d.session)) as TenantBundle;
     t.is(bundle.memories[0]?.content, "Übergrößen für Bären: äöüß € 😀.");
     t.is(bundle.memories[0]?.title, "Größenordnung");
+  },
+);
+
+test.serial(
+  "vectors LanceDB acknowledged but that are not in the table fail the import: nothing is left",
+  async (t) => {
+    // The import no longer reads every batch back (ADR 0201); it counts the table's rows once before
+    // it commits. A store that silently loses one row of the second batch must make it fail.
+    const owner = await signInWithWorkspace(target, "api");
+    const real = target.storage.vectors;
+    let calls = 0;
+    const lossy: VectorStore = {
+      ...real,
+      upsert(tenantId, space, rows, options) {
+        calls++;
+        return real.upsert(tenantId, space, calls === 2 ? rows.slice(1) : rows, options);
+      },
+    };
+    const bundle = fillerBundle(300);
+    const error = await t.throwsAsync(
+      importTenant(
+        {
+          db: target.storage.db,
+          vectors: lossy,
+          embedder: testModels().embedder,
+          logger: createLogger("silent"),
+          purgeDelayMs: 0,
+          upgradeUrl: "https://example.test/upgrade",
+        },
+        { tenantId: owner.tenantId, plan: "api", limits: PLANS.api, userId: undefined, tokenId: undefined },
+        {
+          chunks: (async function* () {
+            yield Buffer.from(bundle, "utf8");
+          })(),
+          ip: undefined,
+        },
+      ),
+    );
+    t.true(error instanceof VectorWriteUnverifiedError, String(error));
+    t.true(calls >= 2, "the bundle took two batches");
+    const left = await tenantRows(target.storage.db.sql, owner.tenantId);
+    t.deepEqual(left.memories, []);
+    t.deepEqual(left.chunks, []);
+    t.deepEqual(await real.spaces(owner.tenantId), [], "the import's vector table was dropped");
   },
 );

@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sql } from "../../core/store/database.js";
@@ -23,7 +25,10 @@ export async function scanEveryTable(
     select table_schema as schema, table_name as name from information_schema.tables
     where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
     order by 1, 2`;
-  const patterns = needles.map((n) => `%${n.toLowerCase()}%`);
+  // bytea columns (kept protobuf answers, …) print as hex: each needle is searched as its UTF-8 hex
+  // too, so content inside binary values is found.
+  const hex = (n: string) => Buffer.from(n, "utf8").toString("hex");
+  const patterns = needles.flatMap((n) => [`%${n.toLowerCase()}%`, `%${hex(n)}%`]);
   const hits: ScanHit[] = [];
   for (const { schema, name } of tables) {
     const qualified = `"${schema.replaceAll('"', '""')}"."${name.replaceAll('"', '""')}"`;
@@ -35,7 +40,8 @@ export async function scanEveryTable(
       const table = `${schema}.${name}`;
       if (skipRow(table, row)) continue;
       for (const needle of needles)
-        if (row.toLowerCase().includes(needle.toLowerCase())) hits.push({ table, needle, row });
+        if (row.toLowerCase().includes(needle.toLowerCase()) || row.toLowerCase().includes(hex(needle)))
+          hits.push({ table, needle, row });
     }
   }
   return { hits, tables: tables.map((t) => `${t.schema}.${t.name}`) };
@@ -117,4 +123,62 @@ export async function rowsInAnyVersion(
     liveRows += await table.countRows();
   }
   return { versions, hits, physicalRows, liveRows, deletedRows };
+}
+
+/** `npm run cli -- …` as a child process against a test service's database and data directory. */
+export function runCli(
+  service: { readonly database: { readonly url: string }; readonly dataDir: string },
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "cli/main.ts", ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: service.database.url,
+      DATA_DIR: service.dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString("utf8");
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString("utf8");
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A bundle of `n` unrelated memories in the export format (docs/export.md), for a quick fill. */
+export function fillerBundle(n: number): string {
+  const at = "2025-03-01T10:00:00.000Z";
+  const lines = [`{"format":"memory-service-export/v1","tenant":{"id":"${randomUUID()}"},`, `"memories":[`];
+  for (let i = 0; i < n; i++) {
+    const id = randomUUID();
+    const record = {
+      id,
+      lineageId: id,
+      kind: "entry",
+      memoryType: "semantic",
+      title: `Eintrag ${i}`,
+      content: `Eintrag ${i} über Lager ${i % 37}, Route ${i % 11} und Kunde ${i % 101}.`,
+      source: null,
+      tags: [],
+      metadata: {},
+      status: "indexed",
+      statusDetail: null,
+      updateReason: null,
+      validFrom: at,
+      validTo: null,
+      recordedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    };
+    lines.push(`${JSON.stringify(record)}${i < n - 1 ? "," : ""}`);
+  }
+  lines.push("],", `"edges":[],`, `"audit":[],`, `"counts":{"memories":${n},"edges":0,"audit":0}}`);
+  return `${lines.join("\n")}\n`;
 }

@@ -31,10 +31,21 @@ function inputProperty(tool: string, name: string): PropertySchema {
   return property as PropertySchema;
 }
 
+// Issue 22 (ADR 0220): the recall tools' filter arguments, beyond the spec's.
+const RECALL_FILTERS = [
+  "memory_types",
+  "tags",
+  "tags_match",
+  "origin",
+  "created_after",
+  "created_before",
+  "kinds",
+];
+
 // Spec "MCP tools (11)": name → [scope, required arguments, optional arguments].
 const SPEC_TOOLS: Record<string, [string, string[], string[]]> = {
-  service_recall: ["read", ["query"], ["k", "hops", "explain"]],
-  service_recall_at_time: ["read", ["query"], ["as_of", "k", "explain"]],
+  service_recall: ["read", ["query"], ["k", "hops", "explain", ...RECALL_FILTERS]],
+  service_recall_at_time: ["read", ["query"], ["as_of", "k", "explain", ...RECALL_FILTERS]],
   service_list_relations: ["read", ["memory_id"], []],
   service_health: ["any", [], []],
   service_stats: ["read", [], []],

@@ -35,6 +35,7 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     },
     listRecent: { query: "?k=5" },
     listRelations: {},
+    listVersions: {},
     link: { body: { fromId: ID, toId: ID, relType: "REFERENCES" } },
     unlink: { query: `?fromId=${ID}&toId=${ID}&relType=REFERENCES` },
     updateFact: { body: { newTitle: "Deploy v2", newContent: "npm run release", updateReason: "renamed" } },
@@ -74,8 +75,17 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     listWebhookDeliveries: { query: "?limit=5" },
   };
 
-/** Hidden on purpose: the reference page's assets, the document itself, unknown sign-in providers. */
-const HIDDEN = [/^\/api\/docs/, /^\/api\/openapi\.json$/, /^\/api\/auth\/signin\/:provider$/];
+/**
+ * Hidden on purpose: the reference page's assets, the document itself, unknown sign-in providers,
+ * and the dashboard's web pages (HTML and assets, not API operations).
+ */
+const HIDDEN = [
+  /^\/api\/docs/,
+  /^\/api\/openapi\.json$/,
+  /^\/api\/auth\/signin\/:provider$/,
+  /^\/dashboard(\/|$)/,
+  /^\/onboarding$/,
+];
 
 let edge: StubEdge;
 let doc: Document;

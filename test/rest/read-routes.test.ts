@@ -208,8 +208,24 @@ test("GET /api/stats (Session) and /api/v1/stats (Bearer): integers, recall coun
     },
     { what: "stats to count the recall" },
   );
-  t.deepEqual(Object.keys(stats).sort(), ["chunks", "edges", "memories", "p50Ms", "p99Ms", "queriesLast24h"]);
-  for (const value of Object.values(stats)) t.true(Number.isInteger(value) && value >= 0);
+  const { memoryLimit, memoriesUsed, warnAt80, ...counts } = stats as Stats & {
+    memoryLimit: number | null;
+    memoriesUsed: number;
+    warnAt80: boolean;
+  };
+  t.deepEqual(Object.keys(counts).sort(), [
+    "chunks",
+    "edges",
+    "memories",
+    "p50Ms",
+    "p99Ms",
+    "queriesLast24h",
+  ]);
+  for (const value of Object.values(counts)) t.true(Number.isInteger(value) && value >= 0);
+  // The quota fields of the MCP stats tool, for the dashboard's quota bar (additive).
+  t.true(memoryLimit === null || Number.isInteger(memoryLimit));
+  t.true(Number.isInteger(memoriesUsed));
+  t.is(typeof warnAt80, "boolean");
   t.true(stats.memories >= 3);
   const v1 = await rest(url, "/api/v1/stats", { token: tenant.token });
   t.is(v1.status, 200, v1.text);

@@ -147,6 +147,7 @@ export const HAPPY_CORE: StubCore = {
       incoming: [{ relType: "REFERENCED_BY", from: ID, edgeId: ID }],
     }),
     updateFact: async () => ({ oldMemoryId: ID, newMemoryId: ID, supersedesEdge: ID }),
+    listVersions: async () => ({ versions: [] }),
     getGraphSchema: async () => ({
       nodes: 4n,
       edges: 2n,

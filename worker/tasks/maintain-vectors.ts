@@ -3,12 +3,12 @@ import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
 import { spacePayload } from "./tenant-payload.js";
 
-/** Compacts one (tenant, space) vector table and builds its ANN index above the threshold. */
+/** Compacts one (tenant, space) vector table, prunes its old versions, builds its ANN index above the threshold. */
 export function maintainVectorsTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId, space } = spacePayload.parse(payload);
     const result = await maintainVectorTable(deps.vectors, tenantId, space);
-    if (result.compacted || result.indexCreated)
+    if (result.compacted || result.indexCreated || result.versionsRemoved > 0)
       deps.logger.info({ tenantId, space, ...result }, "vector table maintained");
   };
 }

@@ -1,5 +1,6 @@
 import type { Task, TaskList } from "graphile-worker";
 import type { Logger } from "../../config/logger.js";
+import { isSaneRequestId, runWithRequestId } from "../../config/request-context.js";
 import type { TenantModels } from "../../core/keys/tenant-models.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import {
@@ -42,10 +43,20 @@ function perTenant(deps: TaskDependencies, make: (deps: MemoryDeps) => Task): Ta
   };
 }
 
+/** Runs a job under the request id its payload carries (the request that queued it), for its logs. */
+function underRequestId(task: Task): Task {
+  return (payload, helpers) => {
+    const requestId = (payload as { requestId?: unknown } | null)?.requestId;
+    return isSaneRequestId(requestId)
+      ? runWithRequestId(requestId, () => task(payload, helpers))
+      : task(payload, helpers);
+  };
+}
+
 /** Job kinds the worker runs, one file per kind under worker/tasks/. */
 export function createTaskList(deps: TaskDependencies): TaskList {
   return {
-    [INDEX_MEMORY_TASK]: perTenant(deps, indexMemoryTask),
+    [INDEX_MEMORY_TASK]: underRequestId(perTenant(deps, indexMemoryTask)),
     [RECONCILE_ALL_TASK]: reconcileAllTask(deps),
     [RECONCILE_TENANT_TASK]: perTenant(deps, reconcileTenantTask),
     [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),

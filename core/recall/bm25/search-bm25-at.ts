@@ -1,4 +1,5 @@
 import type { TransactionSql } from "../../store/database.js";
+import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
 import { averageLength, type CollectionStatistics } from "./read-collection-statistics.js";
 import type { ScoredChunk } from "./top-k-search.js";
@@ -16,6 +17,7 @@ export async function searchBm25At(
   collection: CollectionStatistics,
   asOf: Date,
   k: number,
+  filter?: ResolvedRecallFilter,
 ): Promise<ScoredChunk[]> {
   if (terms.length === 0) return [];
   // tsquery literal: quoted lexemes, embedded quotes and backslashes doubled (PostgreSQL "tsvector" input).
@@ -30,6 +32,12 @@ export async function searchBm25At(
       from chunks c
       where c.tenant_id = ${tenantId} and c.tsv @@ ${query}::tsquery
         and c.valid_from <= ${asOf} and (c.valid_to is null or c.valid_to > ${asOf})
+        and ${
+          filter === undefined
+            ? tx`true`
+            : tx`exists (select 1 from memories m
+                         where m.id = c.memory_id and m.tenant_id = c.tenant_id and ${filter.sql(tx)})`
+        }
     )
     select cand.id as chunk_id,
            sum(q.w * bm25_tf_part(coalesce(cardinality(u.positions), 1), cand.dl, ${averageLength(collection)})) as score

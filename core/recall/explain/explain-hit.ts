@@ -15,6 +15,10 @@ export interface RecallExplanation {
   readonly fusedScore: number;
   readonly rerankScore?: number;
   readonly hops: number;
+  /** Relation types from the seed to a hit reached over the graph, in walking order; empty otherwise. */
+  readonly graphPath: readonly string[];
+  /** The direct match a graph hit was reached from. */
+  readonly graphSeedId?: string;
 }
 
 /** What explainHit reads of a recall candidate. */
@@ -25,6 +29,8 @@ export interface ExplainedCandidate {
   readonly ranks?: FusedMemory["ranks"];
   readonly fusedScore?: number;
   readonly rerankScore?: number;
+  readonly graphPath?: readonly string[];
+  readonly graphSeedId?: string;
 }
 
 /** Each stage's view of a hit, from what the recall computed anyway (explain requests only). */
@@ -48,5 +54,7 @@ export function explainHit(
     fusedScore: c.fusedScore ?? c.score,
     ...(c.rerankScore !== undefined ? { rerankScore: c.rerankScore } : {}),
     hops: c.hops,
+    graphPath: c.graphPath ?? [],
+    ...(c.graphSeedId !== undefined ? { graphSeedId: c.graphSeedId } : {}),
   };
 }

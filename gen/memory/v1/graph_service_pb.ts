@@ -5,6 +5,8 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { StoredMemory } from "./memory_pb.js";
 import { file_memory_v1_memory } from "./memory_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -13,7 +15,98 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/graph_service.proto.
  */
 export const file_memory_v1_graph_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch1tZW1vcnkvdjEvZ3JhcGhfc2VydmljZS5wcm90bxIJbWVtb3J5LnYxInsKC0xpbmtSZXF1ZXN0EhkKB2Zyb21faWQYASABKAlCCLpIBXIDsAEBEhcKBXRvX2lkGAIgASgJQgi6SAVyA7ABARI4CghyZWxfdHlwZRgDIAEoCUImukgjciEYQDIdXltBLVpdW0EtWjAtOV0qKF9bQS1aMC05XSspKiQiOAoMTGlua1Jlc3BvbnNlEg8KB2VkZ2VfaWQYASABKAkSFwoPaW52ZXJzZV9lZGdlX2lkGAIgASgJIn0KDVVubGlua1JlcXVlc3QSGQoHZnJvbV9pZBgBIAEoCUIIukgFcgOwAQESFwoFdG9faWQYAiABKAlCCLpIBXIDsAEBEjgKCHJlbF90eXBlGAMgASgJQia6SCNyIRhAMh1eW0EtWl1bQS1aMC05XSooX1tBLVowLTldKykqJCIhCg5VbmxpbmtSZXNwb25zZRIPCgdkZWxldGVkGAEgASgIIjMKFExpc3RSZWxhdGlvbnNSZXF1ZXN0EhsKCW1lbW9yeV9pZBgBIAEoCUIIukgFcgOwAQEiQQoQT3V0Z29pbmdSZWxhdGlvbhIQCghyZWxfdHlwZRgBIAEoCRIKCgJ0bxgCIAEoCRIPCgdlZGdlX2lkGAMgASgJIkMKEEluY29taW5nUmVsYXRpb24SEAoIcmVsX3R5cGUYASABKAkSDAoEZnJvbRgCIAEoCRIPCgdlZGdlX2lkGAMgASgJInUKFUxpc3RSZWxhdGlvbnNSZXNwb25zZRItCghvdXRnb2luZxgBIAMoCzIbLm1lbW9yeS52MS5PdXRnb2luZ1JlbGF0aW9uEi0KCGluY29taW5nGAIgAygLMhsubWVtb3J5LnYxLkluY29taW5nUmVsYXRpb24inAEKEVVwZGF0ZUZhY3RSZXF1ZXN0EhsKCXRhcmdldF9pZBgBIAEoCUIIukgFcgOwAQESHQoJbmV3X3RpdGxlGAIgASgJQgq6SAdyBRABGOgHEhMKC25ld19jb250ZW50GAMgASgJEiQKDXVwZGF0ZV9yZWFzb24YBCABKAlCCLpIBXIDGNAPSACIAQFCEAoOX3VwZGF0ZV9yZWFzb24ihAEKElVwZGF0ZUZhY3RSZXNwb25zZRIVCg1vbGRfbWVtb3J5X2lkGAEgASgJEhUKDW5ld19tZW1vcnlfaWQYAiABKAkSFwoPc3VwZXJzZWRlc19lZGdlGAMgASgJEicKBm1lbW9yeRgEIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkiFwoVR2V0R3JhcGhTY2hlbWFSZXF1ZXN0IjAKDUVkZ2VUeXBlQ291bnQSEAoIcmVsX3R5cGUYASABKAkSDQoFY291bnQYAiABKAMimgEKDFJlbGF0aW9uVHlwZRIMCgRuYW1lGAEgASgJEg8KB2ludmVyc2UYAiABKAkSEQoJc3ltbWV0cmljGAMgASgIEhQKDHNvdXJjZV9raW5kcxgEIAMoCRIUCgx0YXJnZXRfa2luZHMYBSADKAkSFwoPYWxsb3dfc2VsZl9sb29wGAYgASgIEhMKC2Rlc2NyaXB0aW9uGAcgASgJIpUBChZHZXRHcmFwaFNjaGVtYVJlc3BvbnNlEg0KBW5vZGVzGAEgASgDEg0KBWVkZ2VzGAIgASgDEiwKCmVkZ2VfdHlwZXMYAyADKAsyGC5tZW1vcnkudjEuRWRnZVR5cGVDb3VudBIvCg5yZWxhdGlvbl90eXBlcxgEIAMoCzIXLm1lbW9yeS52MS5SZWxhdGlvblR5cGUy/AIKDEdyYXBoU2VydmljZRI3CgRMaW5rEhYubWVtb3J5LnYxLkxpbmtSZXF1ZXN0GhcubWVtb3J5LnYxLkxpbmtSZXNwb25zZRI9CgZVbmxpbmsSGC5tZW1vcnkudjEuVW5saW5rUmVxdWVzdBoZLm1lbW9yeS52MS5VbmxpbmtSZXNwb25zZRJSCg1MaXN0UmVsYXRpb25zEh8ubWVtb3J5LnYxLkxpc3RSZWxhdGlvbnNSZXF1ZXN0GiAubWVtb3J5LnYxLkxpc3RSZWxhdGlvbnNSZXNwb25zZRJJCgpVcGRhdGVGYWN0EhwubWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXF1ZXN0Gh0ubWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXNwb25zZRJVCg5HZXRHcmFwaFNjaGVtYRIgLm1lbW9yeS52MS5HZXRHcmFwaFNjaGVtYVJlcXVlc3QaIS5tZW1vcnkudjEuR2V0R3JhcGhTY2hlbWFSZXNwb25zZWIGcHJvdG8z", [file_buf_validate_validate, file_memory_v1_memory]);
+  fileDesc("Ch1tZW1vcnkvdjEvZ3JhcGhfc2VydmljZS5wcm90bxIJbWVtb3J5LnYxIjIKE0xpc3RWZXJzaW9uc1JlcXVlc3QSGwoJbWVtb3J5X2lkGAEgASgJQgi6SAVyA7ABASKnAgoNTWVtb3J5VmVyc2lvbhIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIuCgp2YWxpZF9mcm9tGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCgh2YWxpZF90bxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIvCgtyZWNvcmRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoNc3VwZXJzZWRlc19pZBgGIAEoCUgBiAEBEhoKDXVwZGF0ZV9yZWFzb24YByABKAlIAogBAUILCglfdmFsaWRfdG9CEAoOX3N1cGVyc2VkZXNfaWRCEAoOX3VwZGF0ZV9yZWFzb24iQgoUTGlzdFZlcnNpb25zUmVzcG9uc2USKgoIdmVyc2lvbnMYASADKAsyGC5tZW1vcnkudjEuTWVtb3J5VmVyc2lvbiJ7CgtMaW5rUmVxdWVzdBIZCgdmcm9tX2lkGAEgASgJQgi6SAVyA7ABARIXCgV0b19pZBgCIAEoCUIIukgFcgOwAQESOAoIcmVsX3R5cGUYAyABKAlCJrpII3IhGEAyHV5bQS1aXVtBLVowLTldKihfW0EtWjAtOV0rKSokIjgKDExpbmtSZXNwb25zZRIPCgdlZGdlX2lkGAEgASgJEhcKD2ludmVyc2VfZWRnZV9pZBgCIAEoCSJ9Cg1VbmxpbmtSZXF1ZXN0EhkKB2Zyb21faWQYASABKAlCCLpIBXIDsAEBEhcKBXRvX2lkGAIgASgJQgi6SAVyA7ABARI4CghyZWxfdHlwZRgDIAEoCUImukgjciEYQDIdXltBLVpdW0EtWjAtOV0qKF9bQS1aMC05XSspKiQiIQoOVW5saW5rUmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCCIzChRMaXN0UmVsYXRpb25zUmVxdWVzdBIbCgltZW1vcnlfaWQYASABKAlCCLpIBXIDsAEBIkEKEE91dGdvaW5nUmVsYXRpb24SEAoIcmVsX3R5cGUYASABKAkSCgoCdG8YAiABKAkSDwoHZWRnZV9pZBgDIAEoCSJDChBJbmNvbWluZ1JlbGF0aW9uEhAKCHJlbF90eXBlGAEgASgJEgwKBGZyb20YAiABKAkSDwoHZWRnZV9pZBgDIAEoCSJ1ChVMaXN0UmVsYXRpb25zUmVzcG9uc2USLQoIb3V0Z29pbmcYASADKAsyGy5tZW1vcnkudjEuT3V0Z29pbmdSZWxhdGlvbhItCghpbmNvbWluZxgCIAMoCzIbLm1lbW9yeS52MS5JbmNvbWluZ1JlbGF0aW9uIpwBChFVcGRhdGVGYWN0UmVxdWVzdBIbCgl0YXJnZXRfaWQYASABKAlCCLpIBXIDsAEBEh0KCW5ld190aXRsZRgCIAEoCUIKukgHcgUQARjoBxITCgtuZXdfY29udGVudBgDIAEoCRIkCg11cGRhdGVfcmVhc29uGAQgASgJQgi6SAVyAxjQD0gAiAEBQhAKDl91cGRhdGVfcmVhc29uIoQBChJVcGRhdGVGYWN0UmVzcG9uc2USFQoNb2xkX21lbW9yeV9pZBgBIAEoCRIVCg1uZXdfbWVtb3J5X2lkGAIgASgJEhcKD3N1cGVyc2VkZXNfZWRnZRgDIAEoCRInCgZtZW1vcnkYBCABKAsyFy5tZW1vcnkudjEuU3RvcmVkTWVtb3J5IhcKFUdldEdyYXBoU2NoZW1hUmVxdWVzdCIwCg1FZGdlVHlwZUNvdW50EhAKCHJlbF90eXBlGAEgASgJEg0KBWNvdW50GAIgASgDIpoBCgxSZWxhdGlvblR5cGUSDAoEbmFtZRgBIAEoCRIPCgdpbnZlcnNlGAIgASgJEhEKCXN5bW1ldHJpYxgDIAEoCBIUCgxzb3VyY2Vfa2luZHMYBCADKAkSFAoMdGFyZ2V0X2tpbmRzGAUgAygJEhcKD2FsbG93X3NlbGZfbG9vcBgGIAEoCBITCgtkZXNjcmlwdGlvbhgHIAEoCSKVAQoWR2V0R3JhcGhTY2hlbWFSZXNwb25zZRINCgVub2RlcxgBIAEoAxINCgVlZGdlcxgCIAEoAxIsCgplZGdlX3R5cGVzGAMgAygLMhgubWVtb3J5LnYxLkVkZ2VUeXBlQ291bnQSLwoOcmVsYXRpb25fdHlwZXMYBCADKAsyFy5tZW1vcnkudjEuUmVsYXRpb25UeXBlMs0DCgxHcmFwaFNlcnZpY2USNwoETGluaxIWLm1lbW9yeS52MS5MaW5rUmVxdWVzdBoXLm1lbW9yeS52MS5MaW5rUmVzcG9uc2USPQoGVW5saW5rEhgubWVtb3J5LnYxLlVubGlua1JlcXVlc3QaGS5tZW1vcnkudjEuVW5saW5rUmVzcG9uc2USUgoNTGlzdFJlbGF0aW9ucxIfLm1lbW9yeS52MS5MaXN0UmVsYXRpb25zUmVxdWVzdBogLm1lbW9yeS52MS5MaXN0UmVsYXRpb25zUmVzcG9uc2USSQoKVXBkYXRlRmFjdBIcLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBodLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVzcG9uc2USVQoOR2V0R3JhcGhTY2hlbWESIC5tZW1vcnkudjEuR2V0R3JhcGhTY2hlbWFSZXF1ZXN0GiEubWVtb3J5LnYxLkdldEdyYXBoU2NoZW1hUmVzcG9uc2USTwoMTGlzdFZlcnNpb25zEh4ubWVtb3J5LnYxLkxpc3RWZXJzaW9uc1JlcXVlc3QaHy5tZW1vcnkudjEuTGlzdFZlcnNpb25zUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+
+/**
+ * @generated from message memory.v1.ListVersionsRequest
+ */
+export type ListVersionsRequest = Message<"memory.v1.ListVersionsRequest"> & {
+  /**
+   * Any version of the fact.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+};
+
+/**
+ * Describes the message memory.v1.ListVersionsRequest.
+ * Use `create(ListVersionsRequestSchema)` to create a new message.
+ */
+export const ListVersionsRequestSchema: GenMessage<ListVersionsRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_graph_service, 0);
+
+/**
+ * @generated from message memory.v1.MemoryVersion
+ */
+export type MemoryVersion = Message<"memory.v1.MemoryVersion"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * Valid time: when the fact held (valid_to unset: it still does).
+   *
+   * @generated from field: google.protobuf.Timestamp valid_from = 3;
+   */
+  validFrom?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp valid_to = 4;
+   */
+  validTo?: Timestamp | undefined;
+
+  /**
+   * Transaction time: when this version was written.
+   *
+   * @generated from field: google.protobuf.Timestamp recorded_at = 5;
+   */
+  recordedAt?: Timestamp | undefined;
+
+  /**
+   * The version this one superseded (update_fact); unset for the first.
+   *
+   * @generated from field: optional string supersedes_id = 6;
+   */
+  supersedesId?: string | undefined;
+
+  /**
+   * @generated from field: optional string update_reason = 7;
+   */
+  updateReason?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.MemoryVersion.
+ * Use `create(MemoryVersionSchema)` to create a new message.
+ */
+export const MemoryVersionSchema: GenMessage<MemoryVersion> = /*@__PURE__*/
+  messageDesc(file_memory_v1_graph_service, 1);
+
+/**
+ * @generated from message memory.v1.ListVersionsResponse
+ */
+export type ListVersionsResponse = Message<"memory.v1.ListVersionsResponse"> & {
+  /**
+   * Oldest first; the last one is current unless the fact was closed without a successor.
+   *
+   * @generated from field: repeated memory.v1.MemoryVersion versions = 1;
+   */
+  versions: MemoryVersion[];
+};
+
+/**
+ * Describes the message memory.v1.ListVersionsResponse.
+ * Use `create(ListVersionsResponseSchema)` to create a new message.
+ */
+export const ListVersionsResponseSchema: GenMessage<ListVersionsResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_graph_service, 2);
 
 /**
  * @generated from message memory.v1.LinkRequest
@@ -42,7 +135,7 @@ export type LinkRequest = Message<"memory.v1.LinkRequest"> & {
  * Use `create(LinkRequestSchema)` to create a new message.
  */
 export const LinkRequestSchema: GenMessage<LinkRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 0);
+  messageDesc(file_memory_v1_graph_service, 3);
 
 /**
  * @generated from message memory.v1.LinkResponse
@@ -64,7 +157,7 @@ export type LinkResponse = Message<"memory.v1.LinkResponse"> & {
  * Use `create(LinkResponseSchema)` to create a new message.
  */
 export const LinkResponseSchema: GenMessage<LinkResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 1);
+  messageDesc(file_memory_v1_graph_service, 4);
 
 /**
  * @generated from message memory.v1.UnlinkRequest
@@ -91,7 +184,7 @@ export type UnlinkRequest = Message<"memory.v1.UnlinkRequest"> & {
  * Use `create(UnlinkRequestSchema)` to create a new message.
  */
 export const UnlinkRequestSchema: GenMessage<UnlinkRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 2);
+  messageDesc(file_memory_v1_graph_service, 5);
 
 /**
  * @generated from message memory.v1.UnlinkResponse
@@ -108,7 +201,7 @@ export type UnlinkResponse = Message<"memory.v1.UnlinkResponse"> & {
  * Use `create(UnlinkResponseSchema)` to create a new message.
  */
 export const UnlinkResponseSchema: GenMessage<UnlinkResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 3);
+  messageDesc(file_memory_v1_graph_service, 6);
 
 /**
  * @generated from message memory.v1.ListRelationsRequest
@@ -125,7 +218,7 @@ export type ListRelationsRequest = Message<"memory.v1.ListRelationsRequest"> & {
  * Use `create(ListRelationsRequestSchema)` to create a new message.
  */
 export const ListRelationsRequestSchema: GenMessage<ListRelationsRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 4);
+  messageDesc(file_memory_v1_graph_service, 7);
 
 /**
  * @generated from message memory.v1.OutgoingRelation
@@ -152,7 +245,7 @@ export type OutgoingRelation = Message<"memory.v1.OutgoingRelation"> & {
  * Use `create(OutgoingRelationSchema)` to create a new message.
  */
 export const OutgoingRelationSchema: GenMessage<OutgoingRelation> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 5);
+  messageDesc(file_memory_v1_graph_service, 8);
 
 /**
  * @generated from message memory.v1.IncomingRelation
@@ -179,7 +272,7 @@ export type IncomingRelation = Message<"memory.v1.IncomingRelation"> & {
  * Use `create(IncomingRelationSchema)` to create a new message.
  */
 export const IncomingRelationSchema: GenMessage<IncomingRelation> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 6);
+  messageDesc(file_memory_v1_graph_service, 9);
 
 /**
  * @generated from message memory.v1.ListRelationsResponse
@@ -201,7 +294,7 @@ export type ListRelationsResponse = Message<"memory.v1.ListRelationsResponse"> &
  * Use `create(ListRelationsResponseSchema)` to create a new message.
  */
 export const ListRelationsResponseSchema: GenMessage<ListRelationsResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 7);
+  messageDesc(file_memory_v1_graph_service, 10);
 
 /**
  * @generated from message memory.v1.UpdateFactRequest
@@ -235,7 +328,7 @@ export type UpdateFactRequest = Message<"memory.v1.UpdateFactRequest"> & {
  * Use `create(UpdateFactRequestSchema)` to create a new message.
  */
 export const UpdateFactRequestSchema: GenMessage<UpdateFactRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 8);
+  messageDesc(file_memory_v1_graph_service, 11);
 
 /**
  * @generated from message memory.v1.UpdateFactResponse
@@ -267,7 +360,7 @@ export type UpdateFactResponse = Message<"memory.v1.UpdateFactResponse"> & {
  * Use `create(UpdateFactResponseSchema)` to create a new message.
  */
 export const UpdateFactResponseSchema: GenMessage<UpdateFactResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 9);
+  messageDesc(file_memory_v1_graph_service, 12);
 
 /**
  * @generated from message memory.v1.GetGraphSchemaRequest
@@ -280,7 +373,7 @@ export type GetGraphSchemaRequest = Message<"memory.v1.GetGraphSchemaRequest"> &
  * Use `create(GetGraphSchemaRequestSchema)` to create a new message.
  */
 export const GetGraphSchemaRequestSchema: GenMessage<GetGraphSchemaRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 10);
+  messageDesc(file_memory_v1_graph_service, 13);
 
 /**
  * @generated from message memory.v1.EdgeTypeCount
@@ -302,7 +395,7 @@ export type EdgeTypeCount = Message<"memory.v1.EdgeTypeCount"> & {
  * Use `create(EdgeTypeCountSchema)` to create a new message.
  */
 export const EdgeTypeCountSchema: GenMessage<EdgeTypeCount> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 11);
+  messageDesc(file_memory_v1_graph_service, 14);
 
 /**
  * One entry of the relation-type registry.
@@ -353,7 +446,7 @@ export type RelationType = Message<"memory.v1.RelationType"> & {
  * Use `create(RelationTypeSchema)` to create a new message.
  */
 export const RelationTypeSchema: GenMessage<RelationType> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 12);
+  messageDesc(file_memory_v1_graph_service, 15);
 
 /**
  * @generated from message memory.v1.GetGraphSchemaResponse
@@ -385,7 +478,7 @@ export type GetGraphSchemaResponse = Message<"memory.v1.GetGraphSchemaResponse">
  * Use `create(GetGraphSchemaResponseSchema)` to create a new message.
  */
 export const GetGraphSchemaResponseSchema: GenMessage<GetGraphSchemaResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_graph_service, 13);
+  messageDesc(file_memory_v1_graph_service, 16);
 
 /**
  * Typed relations between memories and bi-temporal fact updates.
@@ -444,6 +537,17 @@ export const GraphService: GenService<{
     methodKind: "unary";
     input: typeof GetGraphSchemaRequestSchema;
     output: typeof GetGraphSchemaResponseSchema;
+  },
+  /**
+   * Every version of the fact a memory belongs to (its lineage), oldest first, with valid and
+   * recorded time: the bi-temporal history the dashboard's explorer draws.
+   *
+   * @generated from rpc memory.v1.GraphService.ListVersions
+   */
+  listVersions: {
+    methodKind: "unary";
+    input: typeof ListVersionsRequestSchema;
+    output: typeof ListVersionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_graph_service, 0);

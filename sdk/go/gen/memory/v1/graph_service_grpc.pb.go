@@ -27,6 +27,9 @@ type GraphServiceClient interface {
 	UpdateFact(ctx context.Context, in *UpdateFactRequest, opts ...grpc.CallOption) (*UpdateFactResponse, error)
 	// Node and edge counts and the relation-type registry.
 	GetGraphSchema(ctx context.Context, in *GetGraphSchemaRequest, opts ...grpc.CallOption) (*GetGraphSchemaResponse, error)
+	// Every version of the fact a memory belongs to (its lineage), oldest first, with valid and
+	// recorded time: the bi-temporal history the dashboard's explorer draws.
+	ListVersions(ctx context.Context, in *ListVersionsRequest, opts ...grpc.CallOption) (*ListVersionsResponse, error)
 }
 
 type graphServiceClient struct {
@@ -82,6 +85,15 @@ func (c *graphServiceClient) GetGraphSchema(ctx context.Context, in *GetGraphSch
 	return out, nil
 }
 
+func (c *graphServiceClient) ListVersions(ctx context.Context, in *ListVersionsRequest, opts ...grpc.CallOption) (*ListVersionsResponse, error) {
+	out := new(ListVersionsResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.GraphService/ListVersions", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GraphServiceServer is the server API for GraphService service.
 // All implementations must embed UnimplementedGraphServiceServer
 // for forward compatibility
@@ -96,6 +108,9 @@ type GraphServiceServer interface {
 	UpdateFact(context.Context, *UpdateFactRequest) (*UpdateFactResponse, error)
 	// Node and edge counts and the relation-type registry.
 	GetGraphSchema(context.Context, *GetGraphSchemaRequest) (*GetGraphSchemaResponse, error)
+	// Every version of the fact a memory belongs to (its lineage), oldest first, with valid and
+	// recorded time: the bi-temporal history the dashboard's explorer draws.
+	ListVersions(context.Context, *ListVersionsRequest) (*ListVersionsResponse, error)
 	mustEmbedUnimplementedGraphServiceServer()
 }
 
@@ -117,6 +132,9 @@ func (UnimplementedGraphServiceServer) UpdateFact(context.Context, *UpdateFactRe
 }
 func (UnimplementedGraphServiceServer) GetGraphSchema(context.Context, *GetGraphSchemaRequest) (*GetGraphSchemaResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetGraphSchema not implemented")
+}
+func (UnimplementedGraphServiceServer) ListVersions(context.Context, *ListVersionsRequest) (*ListVersionsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListVersions not implemented")
 }
 func (UnimplementedGraphServiceServer) mustEmbedUnimplementedGraphServiceServer() {}
 
@@ -221,6 +239,24 @@ func _GraphService_GetGraphSchema_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GraphService_ListVersions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListVersionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GraphServiceServer).ListVersions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.GraphService/ListVersions",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GraphServiceServer).ListVersions(ctx, req.(*ListVersionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _GraphService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "memory.v1.GraphService",
 	HandlerType: (*GraphServiceServer)(nil),
@@ -244,6 +280,10 @@ var _GraphService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetGraphSchema",
 			Handler:    _GraphService_GetGraphSchema_Handler,
+		},
+		{
+			MethodName: "ListVersions",
+			Handler:    _GraphService_ListVersions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,4 +1,5 @@
 from buf.validate import validate_pb2 as _validate_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from memory.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -71,6 +72,36 @@ class ListRelationsResponse(_message.Message):
     incoming: _containers.RepeatedCompositeFieldContainer[IncomingRelation]
     outgoing: _containers.RepeatedCompositeFieldContainer[OutgoingRelation]
     def __init__(self, outgoing: _Optional[_Iterable[_Union[OutgoingRelation, _Mapping]]] = ..., incoming: _Optional[_Iterable[_Union[IncomingRelation, _Mapping]]] = ...) -> None: ...
+
+class ListVersionsRequest(_message.Message):
+    __slots__ = ["memory_id"]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    def __init__(self, memory_id: _Optional[str] = ...) -> None: ...
+
+class ListVersionsResponse(_message.Message):
+    __slots__ = ["versions"]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    versions: _containers.RepeatedCompositeFieldContainer[MemoryVersion]
+    def __init__(self, versions: _Optional[_Iterable[_Union[MemoryVersion, _Mapping]]] = ...) -> None: ...
+
+class MemoryVersion(_message.Message):
+    __slots__ = ["id", "recorded_at", "supersedes_id", "title", "update_reason", "valid_from", "valid_to"]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDES_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_REASON_FIELD_NUMBER: _ClassVar[int]
+    VALID_FROM_FIELD_NUMBER: _ClassVar[int]
+    VALID_TO_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    recorded_at: _timestamp_pb2.Timestamp
+    supersedes_id: str
+    title: str
+    update_reason: str
+    valid_from: _timestamp_pb2.Timestamp
+    valid_to: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., recorded_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., supersedes_id: _Optional[str] = ..., update_reason: _Optional[str] = ...) -> None: ...
 
 class OutgoingRelation(_message.Message):
     __slots__ = ["edge_id", "rel_type", "to"]

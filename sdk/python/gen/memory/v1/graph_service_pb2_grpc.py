@@ -42,6 +42,11 @@ class GraphServiceStub(object):
                 request_serializer=memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaResponse.FromString,
                 )
+        self.ListVersions = channel.unary_unary(
+                '/memory.v1.GraphService/ListVersions',
+                request_serializer=memory_dot_v1_dot_graph__service__pb2.ListVersionsRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_graph__service__pb2.ListVersionsResponse.FromString,
+                )
 
 
 class GraphServiceServicer(object):
@@ -85,6 +90,14 @@ class GraphServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListVersions(self, request, context):
+        """Every version of the fact a memory belongs to (its lineage), oldest first, with valid and
+        recorded time: the bi-temporal history the dashboard's explorer draws.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GraphServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -112,6 +125,11 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.GetGraphSchema,
                     request_deserializer=memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaRequest.FromString,
                     response_serializer=memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaResponse.SerializeToString,
+            ),
+            'ListVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListVersions,
+                    request_deserializer=memory_dot_v1_dot_graph__service__pb2.ListVersionsRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_graph__service__pb2.ListVersionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -208,5 +226,22 @@ class GraphService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.GraphService/GetGraphSchema',
             memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaRequest.SerializeToString,
             memory_dot_v1_dot_graph__service__pb2.GetGraphSchemaResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.GraphService/ListVersions',
+            memory_dot_v1_dot_graph__service__pb2.ListVersionsRequest.SerializeToString,
+            memory_dot_v1_dot_graph__service__pb2.ListVersionsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -16,7 +16,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from memory.v1 import memory_pb2 as memory_dot_v1_dot_memory__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ememory/v1/recall_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16memory/v1/memory.proto\"\x91\x02\n\rRecallRequest\x12$\n\x05query\x18\x01 \x01(\tB\x0e\xbaH\x0br\t\x10\x01\x18\x90N2\x02\\SR\x05query\x12\x1c\n\x01k\x18\x02 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x19(\x01H\x00R\x01k\x88\x01\x01\x12\"\n\x04hops\x18\x03 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x03(\x00H\x01R\x04hops\x88\x01\x01\x12\x34\n\x05\x61s_of\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x02R\x04\x61sOf\x88\x01\x01\x12/\n\x06stages\x18\x05 \x01(\x0b\x32\x17.memory.v1.RecallStagesR\x06stages\x12\x18\n\x07\x65xplain\x18\x06 \x01(\x08R\x07\x65xplainB\x04\n\x02_kB\x07\n\x05_hopsB\x08\n\x06_as_of\"\xac\x01\n\x0cRecallStages\x12)\n\x10\x64isable_fulltext\x18\x01 \x01(\x08R\x0f\x64isableFulltext\x12%\n\x0e\x64isable_vector\x18\x02 \x01(\x08R\rdisableVector\x12#\n\rdisable_graph\x18\x03 \x01(\x08R\x0c\x64isableGraph\x12%\n\x0e\x64isable_rerank\x18\x04 \x01(\x08R\rdisableRerank\"\xf3\x03\n\tRecallHit\x12\x1b\n\tmemory_id\x18\x01 \x01(\tR\x08memoryId\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n\x07snippet\x18\x03 \x01(\tR\x07snippet\x12\x18\n\x07\x63ontent\x18\x04 \x01(\tR\x07\x63ontent\x12\x14\n\x05score\x18\x05 \x01(\x01R\x05score\x12\x16\n\x06source\x18\x06 \x01(\tR\x06source\x12\x12\n\x04hops\x18\x07 \x01(\x05R\x04hops\x12\x39\n\nvalid_from\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tvalidFrom\x12:\n\x08valid_to\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00R\x07validTo\x88\x01\x01\x12\x36\n\x0bmemory_type\x18\n \x01(\x0e\x32\x15.memory.v1.MemoryTypeR\nmemoryType\x12)\n\x04kind\x18\x0b \x01(\x0e\x32\x15.memory.v1.MemoryKindR\x04kind\x12\x16\n\x06origin\x18\x0c \x01(\tR\x06origin\x12>\n\x0b\x65xplanation\x18\r \x01(\x0b\x32\x1c.memory.v1.RecallExplanationR\x0b\x65xplanationB\x0b\n\t_valid_to\"\xd8\x03\n\x11RecallExplanation\x12(\n\rfulltext_rank\x18\x01 \x01(\x05H\x00R\x0c\x66ulltextRank\x88\x01\x01\x12*\n\x0e\x66ulltext_score\x18\x02 \x01(\x01H\x01R\rfulltextScore\x88\x01\x01\x12#\n\rmatched_terms\x18\x03 \x03(\tR\x0cmatchedTerms\x12$\n\x0bvector_rank\x18\x04 \x01(\x05H\x02R\nvectorRank\x88\x01\x01\x12,\n\x0fvector_distance\x18\x05 \x01(\x01H\x03R\x0evectorDistance\x88\x01\x01\x12*\n\x0e\x66ulltext_share\x18\x06 \x01(\x01H\x04R\rfulltextShare\x88\x01\x01\x12\x1f\n\x0b\x66used_score\x18\x07 \x01(\x01R\nfusedScore\x12&\n\x0crerank_score\x18\x08 \x01(\x01H\x05R\x0brerankScore\x88\x01\x01\x12\x12\n\x04hops\x18\t \x01(\x05R\x04hopsB\x10\n\x0e_fulltext_rankB\x11\n\x0f_fulltext_scoreB\x0e\n\x0c_vector_rankB\x12\n\x10_vector_distanceB\x11\n\x0f_fulltext_shareB\x0f\n\r_rerank_score\"3\n\x0bStageTiming\x12\x14\n\x05stage\x18\x01 \x01(\tR\x05stage\x12\x0e\n\x02ms\x18\x02 \x01(\x01R\x02ms\"\xa7\x01\n\x0eRecallResponse\x12(\n\x04hits\x18\x01 \x03(\x0b\x32\x14.memory.v1.RecallHitR\x04hits\x12\x1d\n\nlatency_ms\x18\x02 \x01(\x05R\tlatencyMs\x12\x1a\n\x08reranker\x18\x03 \x01(\tR\x08reranker\x12\x30\n\x07timings\x18\x04 \x03(\x0b\x32\x16.memory.v1.StageTimingR\x07timings\"7\n\x11ListRecentRequest\x12\x1c\n\x01k\x18\x01 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x32(\x01H\x00R\x01k\x88\x01\x01\x42\x04\n\x02_k\"\xaa\x02\n\nRecentItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12.\n\x06status\x18\x03 \x01(\x0e\x32\x16.memory.v1.IndexStatusR\x06status\x12%\n\x0eindexed_chunks\x18\x04 \x01(\x05R\rindexedChunks\x12\x39\n\ncreated_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12)\n\x04kind\x18\x07 \x01(\x0e\x32\x15.memory.v1.MemoryKindR\x04kind\"W\n\x12ListRecentResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.memory.v1.RecentItemR\x05items\x12\x14\n\x05\x63ount\x18\x02 \x01(\x05R\x05\x63ount\"\x11\n\x0fGetStatsRequest\"\xdc\x01\n\x10GetStatsResponse\x12\x1a\n\x08memories\x18\x01 \x01(\x03R\x08memories\x12\x14\n\x05\x65\x64ges\x18\x02 \x01(\x03R\x05\x65\x64ges\x12\x16\n\x06\x63hunks\x18\x03 \x01(\x03R\x06\x63hunks\x12(\n\x10queries_last_24h\x18\x04 \x01(\x03R\x0equeriesLast24h\x12\x15\n\x06p50_ms\x18\x05 \x01(\x03R\x05p50Ms\x12\x15\n\x06p99_ms\x18\x06 \x01(\x03R\x05p99Ms\x12&\n\x05quota\x18\x07 \x01(\x0b\x32\x10.memory.v1.QuotaR\x05quota2\xde\x01\n\rRecallService\x12=\n\x06Recall\x12\x18.memory.v1.RecallRequest\x1a\x19.memory.v1.RecallResponse\x12I\n\nListRecent\x12\x1c.memory.v1.ListRecentRequest\x1a\x1d.memory.v1.ListRecentResponse\x12\x43\n\x08GetStats\x12\x1a.memory.v1.GetStatsRequest\x1a\x1b.memory.v1.GetStatsResponseB\x96\x01\n\rcom.memory.v1B\x12RecallServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ememory/v1/recall_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16memory/v1/memory.proto\"\xc2\x02\n\rRecallRequest\x12$\n\x05query\x18\x01 \x01(\tB\x0e\xbaH\x0br\t\x10\x01\x18\x90N2\x02\\SR\x05query\x12\x1c\n\x01k\x18\x02 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x19(\x01H\x00R\x01k\x88\x01\x01\x12\"\n\x04hops\x18\x03 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x03(\x00H\x01R\x04hops\x88\x01\x01\x12\x34\n\x05\x61s_of\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x02R\x04\x61sOf\x88\x01\x01\x12/\n\x06stages\x18\x05 \x01(\x0b\x32\x17.memory.v1.RecallStagesR\x06stages\x12\x18\n\x07\x65xplain\x18\x06 \x01(\x08R\x07\x65xplain\x12/\n\x06\x66ilter\x18\x07 \x01(\x0b\x32\x17.memory.v1.RecallFilterR\x06\x66ilterB\x04\n\x02_kB\x07\n\x05_hopsB\x08\n\x06_as_of\"\xb7\x03\n\x0cRecallFilter\x12K\n\x0cmemory_types\x18\x01 \x03(\x0e\x32\x15.memory.v1.MemoryTypeB\x11\xbaH\x0e\x92\x01\x0b\x10\x06\"\x07\x82\x01\x04\x10\x01 \x00R\x0bmemoryTypes\x12$\n\x04tags\x18\x02 \x03(\tB\x10\xbaH\r\x92\x01\n\x10@\"\x06r\x04\x10\x01\x18\x64R\x04tags\x12<\n\ntags_match\x18\x03 \x01(\x0e\x32\x13.memory.v1.TagMatchB\x08\xbaH\x05\x82\x01\x02\x10\x01R\ttagsMatch\x12\'\n\x06origin\x18\x04 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\x80\x10H\x00R\x06origin\x88\x01\x01\x12?\n\rcreated_after\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x0c\x63reatedAfter\x12\x41\n\x0e\x63reated_before\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\rcreatedBefore\x12>\n\x05kinds\x18\x07 \x03(\x0e\x32\x15.memory.v1.MemoryKindB\x11\xbaH\x0e\x92\x01\x0b\x10\x02\"\x07\x82\x01\x04\x10\x01 \x00R\x05kindsB\t\n\x07_origin\"\xac\x01\n\x0cRecallStages\x12)\n\x10\x64isable_fulltext\x18\x01 \x01(\x08R\x0f\x64isableFulltext\x12%\n\x0e\x64isable_vector\x18\x02 \x01(\x08R\rdisableVector\x12#\n\rdisable_graph\x18\x03 \x01(\x08R\x0c\x64isableGraph\x12%\n\x0e\x64isable_rerank\x18\x04 \x01(\x08R\rdisableRerank\"\xf3\x03\n\tRecallHit\x12\x1b\n\tmemory_id\x18\x01 \x01(\tR\x08memoryId\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n\x07snippet\x18\x03 \x01(\tR\x07snippet\x12\x18\n\x07\x63ontent\x18\x04 \x01(\tR\x07\x63ontent\x12\x14\n\x05score\x18\x05 \x01(\x01R\x05score\x12\x16\n\x06source\x18\x06 \x01(\tR\x06source\x12\x12\n\x04hops\x18\x07 \x01(\x05R\x04hops\x12\x39\n\nvalid_from\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tvalidFrom\x12:\n\x08valid_to\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00R\x07validTo\x88\x01\x01\x12\x36\n\x0bmemory_type\x18\n \x01(\x0e\x32\x15.memory.v1.MemoryTypeR\nmemoryType\x12)\n\x04kind\x18\x0b \x01(\x0e\x32\x15.memory.v1.MemoryKindR\x04kind\x12\x16\n\x06origin\x18\x0c \x01(\tR\x06origin\x12>\n\x0b\x65xplanation\x18\r \x01(\x0b\x32\x1c.memory.v1.RecallExplanationR\x0b\x65xplanationB\x0b\n\t_valid_to\"\xb2\x04\n\x11RecallExplanation\x12(\n\rfulltext_rank\x18\x01 \x01(\x05H\x00R\x0c\x66ulltextRank\x88\x01\x01\x12*\n\x0e\x66ulltext_score\x18\x02 \x01(\x01H\x01R\rfulltextScore\x88\x01\x01\x12#\n\rmatched_terms\x18\x03 \x03(\tR\x0cmatchedTerms\x12$\n\x0bvector_rank\x18\x04 \x01(\x05H\x02R\nvectorRank\x88\x01\x01\x12,\n\x0fvector_distance\x18\x05 \x01(\x01H\x03R\x0evectorDistance\x88\x01\x01\x12*\n\x0e\x66ulltext_share\x18\x06 \x01(\x01H\x04R\rfulltextShare\x88\x01\x01\x12\x1f\n\x0b\x66used_score\x18\x07 \x01(\x01R\nfusedScore\x12&\n\x0crerank_score\x18\x08 \x01(\x01H\x05R\x0brerankScore\x88\x01\x01\x12\x12\n\x04hops\x18\t \x01(\x05R\x04hops\x12\x1d\n\ngraph_path\x18\n \x03(\tR\tgraphPath\x12\'\n\rgraph_seed_id\x18\x0b \x01(\tH\x06R\x0bgraphSeedId\x88\x01\x01\x42\x10\n\x0e_fulltext_rankB\x11\n\x0f_fulltext_scoreB\x0e\n\x0c_vector_rankB\x12\n\x10_vector_distanceB\x11\n\x0f_fulltext_shareB\x0f\n\r_rerank_scoreB\x10\n\x0e_graph_seed_id\"3\n\x0bStageTiming\x12\x14\n\x05stage\x18\x01 \x01(\tR\x05stage\x12\x0e\n\x02ms\x18\x02 \x01(\x01R\x02ms\"\xa7\x01\n\x0eRecallResponse\x12(\n\x04hits\x18\x01 \x03(\x0b\x32\x14.memory.v1.RecallHitR\x04hits\x12\x1d\n\nlatency_ms\x18\x02 \x01(\x05R\tlatencyMs\x12\x1a\n\x08reranker\x18\x03 \x01(\tR\x08reranker\x12\x30\n\x07timings\x18\x04 \x03(\x0b\x32\x16.memory.v1.StageTimingR\x07timings\"7\n\x11ListRecentRequest\x12\x1c\n\x01k\x18\x01 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x32(\x01H\x00R\x01k\x88\x01\x01\x42\x04\n\x02_k\"\xaa\x02\n\nRecentItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12.\n\x06status\x18\x03 \x01(\x0e\x32\x16.memory.v1.IndexStatusR\x06status\x12%\n\x0eindexed_chunks\x18\x04 \x01(\x05R\rindexedChunks\x12\x39\n\ncreated_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12)\n\x04kind\x18\x07 \x01(\x0e\x32\x15.memory.v1.MemoryKindR\x04kind\"W\n\x12ListRecentResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.memory.v1.RecentItemR\x05items\x12\x14\n\x05\x63ount\x18\x02 \x01(\x05R\x05\x63ount\"\x11\n\x0fGetStatsRequest\"\xdc\x01\n\x10GetStatsResponse\x12\x1a\n\x08memories\x18\x01 \x01(\x03R\x08memories\x12\x14\n\x05\x65\x64ges\x18\x02 \x01(\x03R\x05\x65\x64ges\x12\x16\n\x06\x63hunks\x18\x03 \x01(\x03R\x06\x63hunks\x12(\n\x10queries_last_24h\x18\x04 \x01(\x03R\x0equeriesLast24h\x12\x15\n\x06p50_ms\x18\x05 \x01(\x03R\x05p50Ms\x12\x15\n\x06p99_ms\x18\x06 \x01(\x03R\x05p99Ms\x12&\n\x05quota\x18\x07 \x01(\x0b\x32\x10.memory.v1.QuotaR\x05quota*K\n\x08TagMatch\x12\x19\n\x15TAG_MATCH_UNSPECIFIED\x10\x00\x12\x11\n\rTAG_MATCH_ANY\x10\x01\x12\x11\n\rTAG_MATCH_ALL\x10\x02\x32\xde\x01\n\rRecallService\x12=\n\x06Recall\x12\x18.memory.v1.RecallRequest\x1a\x19.memory.v1.RecallResponse\x12I\n\nListRecent\x12\x1c.memory.v1.ListRecentRequest\x1a\x1d.memory.v1.ListRecentResponse\x12\x43\n\x08GetStats\x12\x1a.memory.v1.GetStatsRequest\x1a\x1b.memory.v1.GetStatsResponseB\x96\x01\n\rcom.memory.v1B\x12RecallServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memory.v1.recall_service_pb2', globals())
@@ -30,30 +30,44 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _RECALLREQUEST.fields_by_name['k']._serialized_options = b'\272H\006\032\004\030\031(\001'
   _RECALLREQUEST.fields_by_name['hops']._options = None
   _RECALLREQUEST.fields_by_name['hops']._serialized_options = b'\272H\006\032\004\030\003(\000'
+  _RECALLFILTER.fields_by_name['memory_types']._options = None
+  _RECALLFILTER.fields_by_name['memory_types']._serialized_options = b'\272H\016\222\001\013\020\006\"\007\202\001\004\020\001 \000'
+  _RECALLFILTER.fields_by_name['tags']._options = None
+  _RECALLFILTER.fields_by_name['tags']._serialized_options = b'\272H\r\222\001\n\020@\"\006r\004\020\001\030d'
+  _RECALLFILTER.fields_by_name['tags_match']._options = None
+  _RECALLFILTER.fields_by_name['tags_match']._serialized_options = b'\272H\005\202\001\002\020\001'
+  _RECALLFILTER.fields_by_name['origin']._options = None
+  _RECALLFILTER.fields_by_name['origin']._serialized_options = b'\272H\007r\005\020\001\030\200\020'
+  _RECALLFILTER.fields_by_name['kinds']._options = None
+  _RECALLFILTER.fields_by_name['kinds']._serialized_options = b'\272H\016\222\001\013\020\002\"\007\202\001\004\020\001 \000'
   _LISTRECENTREQUEST.fields_by_name['k']._options = None
   _LISTRECENTREQUEST.fields_by_name['k']._serialized_options = b'\272H\006\032\004\0302(\001'
+  _TAGMATCH._serialized_start=3052
+  _TAGMATCH._serialized_end=3127
   _RECALLREQUEST._serialized_start=132
-  _RECALLREQUEST._serialized_end=405
-  _RECALLSTAGES._serialized_start=408
-  _RECALLSTAGES._serialized_end=580
-  _RECALLHIT._serialized_start=583
-  _RECALLHIT._serialized_end=1082
-  _RECALLEXPLANATION._serialized_start=1085
-  _RECALLEXPLANATION._serialized_end=1557
-  _STAGETIMING._serialized_start=1559
-  _STAGETIMING._serialized_end=1610
-  _RECALLRESPONSE._serialized_start=1613
-  _RECALLRESPONSE._serialized_end=1780
-  _LISTRECENTREQUEST._serialized_start=1782
-  _LISTRECENTREQUEST._serialized_end=1837
-  _RECENTITEM._serialized_start=1840
-  _RECENTITEM._serialized_end=2138
-  _LISTRECENTRESPONSE._serialized_start=2140
-  _LISTRECENTRESPONSE._serialized_end=2227
-  _GETSTATSREQUEST._serialized_start=2229
-  _GETSTATSREQUEST._serialized_end=2246
-  _GETSTATSRESPONSE._serialized_start=2249
-  _GETSTATSRESPONSE._serialized_end=2469
-  _RECALLSERVICE._serialized_start=2472
-  _RECALLSERVICE._serialized_end=2694
+  _RECALLREQUEST._serialized_end=454
+  _RECALLFILTER._serialized_start=457
+  _RECALLFILTER._serialized_end=896
+  _RECALLSTAGES._serialized_start=899
+  _RECALLSTAGES._serialized_end=1071
+  _RECALLHIT._serialized_start=1074
+  _RECALLHIT._serialized_end=1573
+  _RECALLEXPLANATION._serialized_start=1576
+  _RECALLEXPLANATION._serialized_end=2138
+  _STAGETIMING._serialized_start=2140
+  _STAGETIMING._serialized_end=2191
+  _RECALLRESPONSE._serialized_start=2194
+  _RECALLRESPONSE._serialized_end=2361
+  _LISTRECENTREQUEST._serialized_start=2363
+  _LISTRECENTREQUEST._serialized_end=2418
+  _RECENTITEM._serialized_start=2421
+  _RECENTITEM._serialized_end=2719
+  _LISTRECENTRESPONSE._serialized_start=2721
+  _LISTRECENTRESPONSE._serialized_end=2808
+  _GETSTATSREQUEST._serialized_start=2810
+  _GETSTATSREQUEST._serialized_end=2827
+  _GETSTATSRESPONSE._serialized_start=2830
+  _GETSTATSRESPONSE._serialized_end=3050
+  _RECALLSERVICE._serialized_start=3130
+  _RECALLSERVICE._serialized_end=3352
 # @@protoc_insertion_point(module_scope)

@@ -2,11 +2,15 @@ from buf.validate import validate_pb2 as _validate_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from memory.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+TAG_MATCH_ALL: TagMatch
+TAG_MATCH_ANY: TagMatch
+TAG_MATCH_UNSPECIFIED: TagMatch
 
 class GetStatsRequest(_message.Message):
     __slots__ = []
@@ -45,11 +49,13 @@ class ListRecentResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[RecentItem, _Mapping]]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class RecallExplanation(_message.Message):
-    __slots__ = ["fulltext_rank", "fulltext_score", "fulltext_share", "fused_score", "hops", "matched_terms", "rerank_score", "vector_distance", "vector_rank"]
+    __slots__ = ["fulltext_rank", "fulltext_score", "fulltext_share", "fused_score", "graph_path", "graph_seed_id", "hops", "matched_terms", "rerank_score", "vector_distance", "vector_rank"]
     FULLTEXT_RANK_FIELD_NUMBER: _ClassVar[int]
     FULLTEXT_SCORE_FIELD_NUMBER: _ClassVar[int]
     FULLTEXT_SHARE_FIELD_NUMBER: _ClassVar[int]
     FUSED_SCORE_FIELD_NUMBER: _ClassVar[int]
+    GRAPH_PATH_FIELD_NUMBER: _ClassVar[int]
+    GRAPH_SEED_ID_FIELD_NUMBER: _ClassVar[int]
     HOPS_FIELD_NUMBER: _ClassVar[int]
     MATCHED_TERMS_FIELD_NUMBER: _ClassVar[int]
     RERANK_SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -59,12 +65,32 @@ class RecallExplanation(_message.Message):
     fulltext_score: float
     fulltext_share: float
     fused_score: float
+    graph_path: _containers.RepeatedScalarFieldContainer[str]
+    graph_seed_id: str
     hops: int
     matched_terms: _containers.RepeatedScalarFieldContainer[str]
     rerank_score: float
     vector_distance: float
     vector_rank: int
-    def __init__(self, fulltext_rank: _Optional[int] = ..., fulltext_score: _Optional[float] = ..., matched_terms: _Optional[_Iterable[str]] = ..., vector_rank: _Optional[int] = ..., vector_distance: _Optional[float] = ..., fulltext_share: _Optional[float] = ..., fused_score: _Optional[float] = ..., rerank_score: _Optional[float] = ..., hops: _Optional[int] = ...) -> None: ...
+    def __init__(self, fulltext_rank: _Optional[int] = ..., fulltext_score: _Optional[float] = ..., matched_terms: _Optional[_Iterable[str]] = ..., vector_rank: _Optional[int] = ..., vector_distance: _Optional[float] = ..., fulltext_share: _Optional[float] = ..., fused_score: _Optional[float] = ..., rerank_score: _Optional[float] = ..., hops: _Optional[int] = ..., graph_path: _Optional[_Iterable[str]] = ..., graph_seed_id: _Optional[str] = ...) -> None: ...
+
+class RecallFilter(_message.Message):
+    __slots__ = ["created_after", "created_before", "kinds", "memory_types", "origin", "tags", "tags_match"]
+    CREATED_AFTER_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPES_FIELD_NUMBER: _ClassVar[int]
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_MATCH_FIELD_NUMBER: _ClassVar[int]
+    created_after: _timestamp_pb2.Timestamp
+    created_before: _timestamp_pb2.Timestamp
+    kinds: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryKind]
+    memory_types: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType]
+    origin: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    tags_match: TagMatch
+    def __init__(self, memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., tags: _Optional[_Iterable[str]] = ..., tags_match: _Optional[_Union[TagMatch, str]] = ..., origin: _Optional[str] = ..., created_after: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., created_before: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[_Union[_memory_pb2.MemoryKind, str]]] = ...) -> None: ...
 
 class RecallHit(_message.Message):
     __slots__ = ["content", "explanation", "hops", "kind", "memory_id", "memory_type", "origin", "score", "snippet", "source", "title", "valid_from", "valid_to"]
@@ -97,20 +123,22 @@ class RecallHit(_message.Message):
     def __init__(self, memory_id: _Optional[str] = ..., title: _Optional[str] = ..., snippet: _Optional[str] = ..., content: _Optional[str] = ..., score: _Optional[float] = ..., source: _Optional[str] = ..., hops: _Optional[int] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[_memory_pb2.MemoryType, str]] = ..., kind: _Optional[_Union[_memory_pb2.MemoryKind, str]] = ..., origin: _Optional[str] = ..., explanation: _Optional[_Union[RecallExplanation, _Mapping]] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
-    __slots__ = ["as_of", "explain", "hops", "k", "query", "stages"]
+    __slots__ = ["as_of", "explain", "filter", "hops", "k", "query", "stages"]
     AS_OF_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
     HOPS_FIELD_NUMBER: _ClassVar[int]
     K_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
     STAGES_FIELD_NUMBER: _ClassVar[int]
     as_of: _timestamp_pb2.Timestamp
     explain: bool
+    filter: RecallFilter
     hops: int
     k: int
     query: str
     stages: RecallStages
-    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hops: _Optional[int] = ..., as_of: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., stages: _Optional[_Union[RecallStages, _Mapping]] = ..., explain: bool = ...) -> None: ...
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hops: _Optional[int] = ..., as_of: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., stages: _Optional[_Union[RecallStages, _Mapping]] = ..., explain: bool = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ...) -> None: ...
 
 class RecallResponse(_message.Message):
     __slots__ = ["hits", "latency_ms", "reranker", "timings"]
@@ -161,3 +189,6 @@ class StageTiming(_message.Message):
     ms: float
     stage: str
     def __init__(self, stage: _Optional[str] = ..., ms: _Optional[float] = ...) -> None: ...
+
+class TagMatch(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []

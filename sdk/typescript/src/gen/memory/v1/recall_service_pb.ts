@@ -2,8 +2,8 @@
 // @generated from file memory/v1/recall_service.proto (package memory.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "../../buf/validate/validate_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/recall_service.proto.
  */
 export const file_memory_v1_recall_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSLqAQoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlcxIPCgdleHBsYWluGAYgASgIQgQKAl9rQgcKBV9ob3BzQggKBl9hc19vZiJvCgxSZWNhbGxTdGFnZXMSGAoQZGlzYWJsZV9mdWxsdGV4dBgBIAEoCBIWCg5kaXNhYmxlX3ZlY3RvchgCIAEoCBIVCg1kaXNhYmxlX2dyYXBoGAMgASgIEhYKDmRpc2FibGVfcmVyYW5rGAQgASgIIoADCglSZWNhbGxIaXQSEQoJbWVtb3J5X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3NuaXBwZXQYAyABKAkSDwoHY29udGVudBgEIAEoCRINCgVzY29yZRgFIAEoARIOCgZzb3VyY2UYBiABKAkSDAoEaG9wcxgHIAEoBRIuCgp2YWxpZF9mcm9tGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCgh2YWxpZF90bxgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIqCgttZW1vcnlfdHlwZRgKIAEoDjIVLm1lbW9yeS52MS5NZW1vcnlUeXBlEiMKBGtpbmQYCyABKA4yFS5tZW1vcnkudjEuTWVtb3J5S2luZBIOCgZvcmlnaW4YDCABKAkSMQoLZXhwbGFuYXRpb24YDSABKAsyHC5tZW1vcnkudjEuUmVjYWxsRXhwbGFuYXRpb25CCwoJX3ZhbGlkX3RvIuMCChFSZWNhbGxFeHBsYW5hdGlvbhIaCg1mdWxsdGV4dF9yYW5rGAEgASgFSACIAQESGwoOZnVsbHRleHRfc2NvcmUYAiABKAFIAYgBARIVCg1tYXRjaGVkX3Rlcm1zGAMgAygJEhgKC3ZlY3Rvcl9yYW5rGAQgASgFSAKIAQESHAoPdmVjdG9yX2Rpc3RhbmNlGAUgASgBSAOIAQESGwoOZnVsbHRleHRfc2hhcmUYBiABKAFIBIgBARITCgtmdXNlZF9zY29yZRgHIAEoARIZCgxyZXJhbmtfc2NvcmUYCCABKAFIBYgBARIMCgRob3BzGAkgASgFQhAKDl9mdWxsdGV4dF9yYW5rQhEKD19mdWxsdGV4dF9zY29yZUIOCgxfdmVjdG9yX3JhbmtCEgoQX3ZlY3Rvcl9kaXN0YW5jZUIRCg9fZnVsbHRleHRfc2hhcmVCDwoNX3JlcmFua19zY29yZSIoCgtTdGFnZVRpbWluZxINCgVzdGFnZRgBIAEoCRIKCgJtcxgCIAEoASKDAQoOUmVjYWxsUmVzcG9uc2USIgoEaGl0cxgBIAMoCzIULm1lbW9yeS52MS5SZWNhbGxIaXQSEgoKbGF0ZW5jeV9tcxgCIAEoBRIQCghyZXJhbmtlchgDIAEoCRInCgd0aW1pbmdzGAQgAygLMhYubWVtb3J5LnYxLlN0YWdlVGltaW5nIjQKEUxpc3RSZWNlbnRSZXF1ZXN0EhkKAWsYASABKAVCCbpIBhoEGDIoAUgAiAEBQgQKAl9rIuwBCgpSZWNlbnRJdGVtEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEiYKBnN0YXR1cxgDIAEoDjIWLm1lbW9yeS52MS5JbmRleFN0YXR1cxIWCg5pbmRleGVkX2NodW5rcxgEIAEoBRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgRraW5kGAcgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQiSQoSTGlzdFJlY2VudFJlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUubWVtb3J5LnYxLlJlY2VudEl0ZW0SDQoFY291bnQYAiABKAUiEQoPR2V0U3RhdHNSZXF1ZXN0Ip4BChBHZXRTdGF0c1Jlc3BvbnNlEhAKCG1lbW9yaWVzGAEgASgDEg0KBWVkZ2VzGAIgASgDEg4KBmNodW5rcxgDIAEoAxIYChBxdWVyaWVzX2xhc3RfMjRoGAQgASgDEg4KBnA1MF9tcxgFIAEoAxIOCgZwOTlfbXMYBiABKAMSHwoFcXVvdGEYByABKAsyEC5tZW1vcnkudjEuUXVvdGEy3gEKDVJlY2FsbFNlcnZpY2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USSQoKTGlzdFJlY2VudBIcLm1lbW9yeS52MS5MaXN0UmVjZW50UmVxdWVzdBodLm1lbW9yeS52MS5MaXN0UmVjZW50UmVzcG9uc2USQwoIR2V0U3RhdHMSGi5tZW1vcnkudjEuR2V0U3RhdHNSZXF1ZXN0GhsubWVtb3J5LnYxLkdldFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSKTAgoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlcxIPCgdleHBsYWluGAYgASgIEicKBmZpbHRlchgHIAEoCzIXLm1lbW9yeS52MS5SZWNhbGxGaWx0ZXJCBAoCX2tCBwoFX2hvcHNCCAoGX2FzX29mIu0CCgxSZWNhbGxGaWx0ZXISPgoMbWVtb3J5X3R5cGVzGAEgAygOMhUubWVtb3J5LnYxLk1lbW9yeVR5cGVCEbpIDpIBCxAGIgeCAQQQASAAEh4KBHRhZ3MYAiADKAlCELpIDZIBChBAIgZyBBABGGQSMQoKdGFnc19tYXRjaBgDIAEoDjITLm1lbW9yeS52MS5UYWdNYXRjaEIIukgFggECEAESHwoGb3JpZ2luGAQgASgJQgq6SAdyBRABGIAQSACIAQESMQoNY3JlYXRlZF9hZnRlchgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoOY3JlYXRlZF9iZWZvcmUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKBWtpbmRzGAcgAygOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmRCEbpIDpIBCxACIgeCAQQQASAAQgkKB19vcmlnaW4ibwoMUmVjYWxsU3RhZ2VzEhgKEGRpc2FibGVfZnVsbHRleHQYASABKAgSFgoOZGlzYWJsZV92ZWN0b3IYAiABKAgSFQoNZGlzYWJsZV9ncmFwaBgDIAEoCBIWCg5kaXNhYmxlX3JlcmFuaxgEIAEoCCKAAwoJUmVjYWxsSGl0EhEKCW1lbW9yeV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdzbmlwcGV0GAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFc2NvcmUYBSABKAESDgoGc291cmNlGAYgASgJEgwKBGhvcHMYByABKAUSLgoKdmFsaWRfZnJvbRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIdmFsaWRfdG8YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESKgoLbWVtb3J5X3R5cGUYCiABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZRIjCgRraW5kGAsgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQSDgoGb3JpZ2luGAwgASgJEjEKC2V4cGxhbmF0aW9uGA0gASgLMhwubWVtb3J5LnYxLlJlY2FsbEV4cGxhbmF0aW9uQgsKCV92YWxpZF90byKlAwoRUmVjYWxsRXhwbGFuYXRpb24SGgoNZnVsbHRleHRfcmFuaxgBIAEoBUgAiAEBEhsKDmZ1bGx0ZXh0X3Njb3JlGAIgASgBSAGIAQESFQoNbWF0Y2hlZF90ZXJtcxgDIAMoCRIYCgt2ZWN0b3JfcmFuaxgEIAEoBUgCiAEBEhwKD3ZlY3Rvcl9kaXN0YW5jZRgFIAEoAUgDiAEBEhsKDmZ1bGx0ZXh0X3NoYXJlGAYgASgBSASIAQESEwoLZnVzZWRfc2NvcmUYByABKAESGQoMcmVyYW5rX3Njb3JlGAggASgBSAWIAQESDAoEaG9wcxgJIAEoBRISCgpncmFwaF9wYXRoGAogAygJEhoKDWdyYXBoX3NlZWRfaWQYCyABKAlIBogBAUIQCg5fZnVsbHRleHRfcmFua0IRCg9fZnVsbHRleHRfc2NvcmVCDgoMX3ZlY3Rvcl9yYW5rQhIKEF92ZWN0b3JfZGlzdGFuY2VCEQoPX2Z1bGx0ZXh0X3NoYXJlQg8KDV9yZXJhbmtfc2NvcmVCEAoOX2dyYXBoX3NlZWRfaWQiKAoLU3RhZ2VUaW1pbmcSDQoFc3RhZ2UYASABKAkSCgoCbXMYAiABKAEigwEKDlJlY2FsbFJlc3BvbnNlEiIKBGhpdHMYASADKAsyFC5tZW1vcnkudjEuUmVjYWxsSGl0EhIKCmxhdGVuY3lfbXMYAiABKAUSEAoIcmVyYW5rZXIYAyABKAkSJwoHdGltaW5ncxgEIAMoCzIWLm1lbW9yeS52MS5TdGFnZVRpbWluZyI0ChFMaXN0UmVjZW50UmVxdWVzdBIZCgFrGAEgASgFQgm6SAYaBBgyKAFIAIgBAUIECgJfayLsAQoKUmVjZW50SXRlbRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRImCgZzdGF0dXMYAyABKA4yFi5tZW1vcnkudjEuSW5kZXhTdGF0dXMSFgoOaW5kZXhlZF9jaHVua3MYBCABKAUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoEa2luZBgHIAEoDjIVLm1lbW9yeS52MS5NZW1vcnlLaW5kIkkKEkxpc3RSZWNlbnRSZXNwb25zZRIkCgVpdGVtcxgBIAMoCzIVLm1lbW9yeS52MS5SZWNlbnRJdGVtEg0KBWNvdW50GAIgASgFIhEKD0dldFN0YXRzUmVxdWVzdCKeAQoQR2V0U3RhdHNSZXNwb25zZRIQCghtZW1vcmllcxgBIAEoAxINCgVlZGdlcxgCIAEoAxIOCgZjaHVua3MYAyABKAMSGAoQcXVlcmllc19sYXN0XzI0aBgEIAEoAxIOCgZwNTBfbXMYBSABKAMSDgoGcDk5X21zGAYgASgDEh8KBXF1b3RhGAcgASgLMhAubWVtb3J5LnYxLlF1b3RhKksKCFRhZ01hdGNoEhkKFVRBR19NQVRDSF9VTlNQRUNJRklFRBAAEhEKDVRBR19NQVRDSF9BTlkQARIRCg1UQUdfTUFUQ0hfQUxMEAIy3gEKDVJlY2FsbFNlcnZpY2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USSQoKTGlzdFJlY2VudBIcLm1lbW9yeS52MS5MaXN0UmVjZW50UmVxdWVzdBodLm1lbW9yeS52MS5MaXN0UmVjZW50UmVzcG9uc2USQwoIR2V0U3RhdHMSGi5tZW1vcnkudjEuR2V0U3RhdHNSZXF1ZXN0GhsubWVtb3J5LnYxLkdldFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.RecallRequest
@@ -62,6 +62,14 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
    * @generated from field: bool explain = 6;
    */
   explain: boolean;
+
+  /**
+   * Only memories meeting every condition set here are recalled (docs/recall.md "Filters"). Applied
+   * inside each channel before its top-k, so k hits come back whenever k matching memories match.
+   *
+   * @generated from field: memory.v1.RecallFilter filter = 7;
+   */
+  filter?: RecallFilter | undefined;
 };
 
 /**
@@ -70,6 +78,70 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
  */
 export const RecallRequestSchema: GenMessage<RecallRequest> = /*@__PURE__*/
   messageDesc(file_memory_v1_recall_service, 0);
+
+/**
+ * Conditions on the recalled memories; every condition that is set must hold. An empty filter
+ * restricts nothing. Refers to the memory version that is recalled (current, or valid at as_of).
+ *
+ * @generated from message memory.v1.RecallFilter
+ */
+export type RecallFilter = Message<"memory.v1.RecallFilter"> & {
+  /**
+   * Any of these memory types.
+   *
+   * @generated from field: repeated memory.v1.MemoryType memory_types = 1;
+   */
+  memoryTypes: MemoryType[];
+
+  /**
+   * Tags given at ingest (service_store_memory `tags`), compared exactly; see tags_match.
+   *
+   * @generated from field: repeated string tags = 2;
+   */
+  tags: string[];
+
+  /**
+   * Whether a memory needs any (default) or all of `tags`.
+   *
+   * @generated from field: memory.v1.TagMatch tags_match = 3;
+   */
+  tagsMatch: TagMatch;
+
+  /**
+   * The ingest `source` starts with this text (case-sensitive); memories without a source never match.
+   *
+   * @generated from field: optional string origin = 4;
+   */
+  origin?: string | undefined;
+
+  /**
+   * Memory version created at or after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_after = 5;
+   */
+  createdAfter?: Timestamp | undefined;
+
+  /**
+   * Memory version created before this instant; must be later than created_after.
+   *
+   * @generated from field: google.protobuf.Timestamp created_before = 6;
+   */
+  createdBefore?: Timestamp | undefined;
+
+  /**
+   * Any of these kinds (document, entry).
+   *
+   * @generated from field: repeated memory.v1.MemoryKind kinds = 7;
+   */
+  kinds: MemoryKind[];
+};
+
+/**
+ * Describes the message memory.v1.RecallFilter.
+ * Use `create(RecallFilterSchema)` to create a new message.
+ */
+export const RecallFilterSchema: GenMessage<RecallFilter> = /*@__PURE__*/
+  messageDesc(file_memory_v1_recall_service, 1);
 
 /**
  * Switches pipeline stages off, so the evaluation harness can measure each stage through the real
@@ -104,7 +176,7 @@ export type RecallStages = Message<"memory.v1.RecallStages"> & {
  * Use `create(RecallStagesSchema)` to create a new message.
  */
 export const RecallStagesSchema: GenMessage<RecallStages> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 1);
+  messageDesc(file_memory_v1_recall_service, 2);
 
 /**
  * @generated from message memory.v1.RecallHit
@@ -194,7 +266,7 @@ export type RecallHit = Message<"memory.v1.RecallHit"> & {
  * Use `create(RecallHitSchema)` to create a new message.
  */
 export const RecallHitSchema: GenMessage<RecallHit> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 2);
+  messageDesc(file_memory_v1_recall_service, 3);
 
 /**
  * Each stage's view of one hit (docs/recall.md "Pipeline"). Ranks are 1-based at memory level; a
@@ -261,6 +333,21 @@ export type RecallExplanation = Message<"memory.v1.RecallExplanation"> & {
    * @generated from field: int32 hops = 9;
    */
   hops: number;
+
+  /**
+   * For a hit reached over the graph: the relation types of the path from the seed, in walking order
+   * (e.g. ["OWNS", "FOR_CLIENT"]); its length is `hops`. Empty for direct matches.
+   *
+   * @generated from field: repeated string graph_path = 10;
+   */
+  graphPath: string[];
+
+  /**
+   * For a hit reached over the graph: the direct match (seed) the path starts from.
+   *
+   * @generated from field: optional string graph_seed_id = 11;
+   */
+  graphSeedId?: string | undefined;
 };
 
 /**
@@ -268,7 +355,7 @@ export type RecallExplanation = Message<"memory.v1.RecallExplanation"> & {
  * Use `create(RecallExplanationSchema)` to create a new message.
  */
 export const RecallExplanationSchema: GenMessage<RecallExplanation> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 3);
+  messageDesc(file_memory_v1_recall_service, 4);
 
 /**
  * Time spent in one pipeline stage.
@@ -292,7 +379,7 @@ export type StageTiming = Message<"memory.v1.StageTiming"> & {
  * Use `create(StageTimingSchema)` to create a new message.
  */
 export const StageTimingSchema: GenMessage<StageTiming> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 4);
+  messageDesc(file_memory_v1_recall_service, 5);
 
 /**
  * @generated from message memory.v1.RecallResponse
@@ -326,7 +413,7 @@ export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
  * Use `create(RecallResponseSchema)` to create a new message.
  */
 export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 5);
+  messageDesc(file_memory_v1_recall_service, 6);
 
 /**
  * @generated from message memory.v1.ListRecentRequest
@@ -345,7 +432,7 @@ export type ListRecentRequest = Message<"memory.v1.ListRecentRequest"> & {
  * Use `create(ListRecentRequestSchema)` to create a new message.
  */
 export const ListRecentRequestSchema: GenMessage<ListRecentRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 6);
+  messageDesc(file_memory_v1_recall_service, 7);
 
 /**
  * @generated from message memory.v1.RecentItem
@@ -392,7 +479,7 @@ export type RecentItem = Message<"memory.v1.RecentItem"> & {
  * Use `create(RecentItemSchema)` to create a new message.
  */
 export const RecentItemSchema: GenMessage<RecentItem> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 7);
+  messageDesc(file_memory_v1_recall_service, 8);
 
 /**
  * @generated from message memory.v1.ListRecentResponse
@@ -414,7 +501,7 @@ export type ListRecentResponse = Message<"memory.v1.ListRecentResponse"> & {
  * Use `create(ListRecentResponseSchema)` to create a new message.
  */
 export const ListRecentResponseSchema: GenMessage<ListRecentResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 8);
+  messageDesc(file_memory_v1_recall_service, 9);
 
 /**
  * @generated from message memory.v1.GetStatsRequest
@@ -427,7 +514,7 @@ export type GetStatsRequest = Message<"memory.v1.GetStatsRequest"> & {
  * Use `create(GetStatsRequestSchema)` to create a new message.
  */
 export const GetStatsRequestSchema: GenMessage<GetStatsRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 9);
+  messageDesc(file_memory_v1_recall_service, 10);
 
 /**
  * @generated from message memory.v1.GetStatsResponse
@@ -474,7 +561,41 @@ export type GetStatsResponse = Message<"memory.v1.GetStatsResponse"> & {
  * Use `create(GetStatsResponseSchema)` to create a new message.
  */
 export const GetStatsResponseSchema: GenMessage<GetStatsResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 10);
+  messageDesc(file_memory_v1_recall_service, 11);
+
+/**
+ * How RecallFilter.tags match a memory's tags.
+ *
+ * @generated from enum memory.v1.TagMatch
+ */
+export enum TagMatch {
+  /**
+   * Same as TAG_MATCH_ANY.
+   *
+   * @generated from enum value: TAG_MATCH_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * At least one of the tags.
+   *
+   * @generated from enum value: TAG_MATCH_ANY = 1;
+   */
+  ANY = 1,
+
+  /**
+   * Every one of the tags.
+   *
+   * @generated from enum value: TAG_MATCH_ALL = 2;
+   */
+  ALL = 2,
+}
+
+/**
+ * Describes the enum memory.v1.TagMatch.
+ */
+export const TagMatchSchema: GenEnum<TagMatch> = /*@__PURE__*/
+  enumDesc(file_memory_v1_recall_service, 0);
 
 /**
  * Hybrid recall over the tenant's memories: BM25 (German analyzer) + vectors + graph hops, re-ranked.

@@ -1,0 +1,132 @@
+/**
+ * Bulk ingest into one tenant through the service's real path (issue #23 "Bulk ingest"): the full
+ * service (gRPC, auth, validation, the in-process worker with its vector maintenance) receives
+ * `memories` short German memories from `concurrency` clients calling IngestService.StoreMemory, as an
+ * importing client would. Reports end-to-end chunks/s next to the raw embedder rate on the same chunk
+ * texts, and what LanceDB holds afterwards: fragments, versions, data and version-manifest bytes.
+ *
+ *   npm run bench:bulk-ingest -- [--memories 10000] [--concurrency 64]
+ *
+ * bench/recall.ts runs the same measurement for its bulk-ingest row.
+ */
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chunkContent } from "../core/memories/prepare-memory-content.js";
+import type { Models } from "../core/models/load-models.js";
+import { vectorTableName } from "../core/vectors/vector-table-name.js";
+import { startTestService } from "../test/helpers/test-service.js";
+import { ingestClient, loadTestModels } from "../test/ingest/ingest-test-kit.js";
+import { loadSyntheticCorpus } from "./synthetic-corpus.js";
+import { writeBenchResult } from "./write-result.js";
+
+export interface BulkIngestResult {
+  readonly memories: number;
+  readonly concurrency: number;
+  readonly chunks: number;
+  readonly ms: number;
+  readonly chunksPerSecond: number;
+  readonly rawEmbedChunksPerSecond: number;
+  /** End-to-end time over raw embedder time on the same chunk texts, in percent. */
+  readonly overheadPercent: number;
+  readonly fragments: number;
+  readonly versions: number;
+  readonly dataBytes: number;
+  readonly manifestBytes: number;
+  readonly manifestPercentOfData: number;
+}
+
+async function bytesUnder(dir: string): Promise<{ bytes: number; files: number }> {
+  let bytes = 0;
+  let files = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await bytesUnder(path);
+      bytes += inner.bytes;
+      files += inner.files;
+    } else {
+      bytes += (await stat(path)).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+export async function measureBulkIngest(
+  models: Models,
+  options: { memories: number; concurrency: number; evalDir: string },
+): Promise<BulkIngestResult> {
+  const corpus = await loadSyntheticCorpus(options.evalDir);
+  const texts = Array.from({ length: options.memories }, (_, i) => `${corpus.chunk(i)} (${i})`);
+  const service = await startTestService({ models });
+  try {
+    const tenant = await service.createTenant({
+      limitsOverride: { requestsPerMinutePerToken: 100_000_000, memoryLimit: null },
+    });
+    const client = ingestClient(service, tenant.token);
+    let chunks = 0;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        for (let i = next++; i < texts.length; i = next++) {
+          const { memory } = await client.storeMemory({ title: `Notiz ${i}`, content: texts[i] ?? "" });
+          chunks += memory?.chunksWritten ?? 0;
+        }
+      }),
+    );
+    const ms = performance.now() - started;
+    const embedder = models.embedder;
+    const chunkTexts = texts.flatMap((content, i) =>
+      chunkContent({ title: `Notiz ${i}`, content }, embedder).map((c) => c.indexText),
+    );
+    const rawStarted = performance.now();
+    for (let i = 0; i < chunkTexts.length; i += 256)
+      await embedder.embed(chunkTexts.slice(i, i + 256), "passage");
+    const rawMs = performance.now() - rawStarted;
+    const table = await service.storage.vectors.openTable(tenant.tenantId, embedder.id);
+    const stats = await table?.stats();
+    const dir = join(service.dataDir, "lancedb", `${vectorTableName(tenant.tenantId, embedder.id)}.lance`);
+    const data = await bytesUnder(join(dir, "data"));
+    const manifests = await bytesUnder(join(dir, "_versions"));
+    return {
+      memories: options.memories,
+      concurrency: options.concurrency,
+      chunks,
+      ms: Math.round(ms),
+      chunksPerSecond: Math.round((chunks / ms) * 1000),
+      rawEmbedChunksPerSecond: Math.round((chunkTexts.length / rawMs) * 1000),
+      overheadPercent: Math.round(((ms - rawMs) / rawMs) * 100),
+      fragments: stats?.fragmentStats.numFragments ?? 0,
+      versions: manifests.files,
+      dataBytes: data.bytes,
+      manifestBytes: manifests.bytes,
+      manifestPercentOfData: Math.round((manifests.bytes / Math.max(1, data.bytes)) * 1000) / 10,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
+  const { values } = parseArgs({
+    options: {
+      memories: { type: "string", default: "10000" },
+      concurrency: { type: "string", default: "64" },
+      "eval-dir": { type: "string", default: "../shared/eval" },
+      out: { type: "string", default: "bulk-ingest" },
+    },
+  });
+  const models = await loadTestModels({ RERANKER: "none" });
+  const result = await measureBulkIngest(models, {
+    memories: Number(values.memories),
+    concurrency: Number(values.concurrency),
+    evalDir: values["eval-dir"],
+  });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  writeBenchResult(values.out, { bulkIngest: result });
+  await models.close();
+  process.exit(0);
+}

@@ -1,0 +1,32 @@
+import { de } from "./messages-de.js";
+import { en, type MessageKey } from "./messages-en.js";
+
+export type Language = "de" | "en";
+export type { MessageKey };
+
+const MESSAGES: Readonly<Record<Language, Record<MessageKey, string>>> = { en, de };
+
+let current: Language = "en";
+
+export function setLanguage(language: Language): void {
+  current = language;
+  document.documentElement.lang = language;
+}
+
+export function language(): Language {
+  return current;
+}
+
+/** The text of `key` in the current language, with {name} placeholders filled in. */
+export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
+  return MESSAGES[current][key].replace(/\{(\w+)\}/g, (_m, name: string) => String(values[name] ?? ""));
+}
+
+/** A date and time in the current language's format. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return t("never");
+  return new Date(iso).toLocaleString(current === "de" ? "de-DE" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "medium",
+  });
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { SMTPServer } from "smtp-server";
+import { testModels } from "../graph/graph-test-kit.js";
+import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
+import { freePort } from "../helpers/free-port.js";
+import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
+import { type HttpsReceiver, startHttpsReceiver } from "../webhooks/https-receiver.js";
+
+/** Debian's Chromium unless CHROMIUM_PATH names another (installed by .ci/run). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+/** Screenshots for people to look at (git-ignored). */
+export const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+const AXE_SOURCE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
+
+export interface ReceivedMail {
+  readonly to: string[];
+  readonly body: string;
+}
+
+export interface DashboardBed {
+  readonly service: TestService;
+  /** PUBLIC_URL: the service's real address. */
+  readonly url: string;
+  readonly mails: ReceivedMail[];
+  readonly receiver: HttpsReceiver;
+  readonly providers: FakeProviders;
+  readonly browser: Browser;
+  stop(): Promise<void>;
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** A local SMTP peer that keeps every mail (the approach of test/oauth/oauth-kit.ts). */
+async function startMailCatcher(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
+  const mails: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const address = smtp.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { port, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+/**
+ * The whole service as a user meets it: on a port fixed in advance (PUBLIC_URL names it), with a
+ * mail catcher for magic links, payments off and SELF_HOSTED_PLAN=api (every feature unlocked; both
+ * can be changed through `options`), a
+ * local HTTPS webhook receiver it trusts, fake embedding providers on loopback, and Chromium.
+ */
+export async function startDashboardBed(
+  options: { env?: Record<string, string>; selfHostedPlan?: boolean } = {},
+): Promise<DashboardBed> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const smtp = await startMailCatcher();
+  const receiver = await startHttpsReceiver(tmpdir());
+  const providers = await startFakeProviders();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const service = await startTestService({
+    models: testModels(),
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "Memory <auth@example.test>",
+      ...(options.selfHostedPlan === false ? {} : { SELF_HOSTED_PLAN: "api" }),
+      MASTER_KEY: randomBytes(32).toString("base64url"),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      WEBHOOK_CA_FILE: receiver.caFile,
+      PROVIDER_ALLOW_PRIVATE_URLS: "true",
+      ...options.env,
+    },
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ["--no-sandbox"],
+  });
+  return {
+    service,
+    url,
+    mails: smtp.mails,
+    receiver,
+    providers,
+    browser,
+    async stop() {
+      await browser.close();
+      await service.stop();
+      await receiver.close();
+      await providers.close();
+      await smtp.close();
+    },
+  };
+}
+
+/** The sign-in link of the newest mail to `email`. */
+export async function mailedLink(bed: DashboardBed, email: string): Promise<string> {
+  const mail = await waitFor(() => bed.mails.findLast((m) => m.to.includes(email)), {
+    what: `mail to ${email}`,
+  });
+  const match = /https?:\/\/\S+\/api\/auth\/callback\/email\?token=[A-Za-z0-9_-]+/.exec(mail.body);
+  if (!match) throw new Error(`no sign-in link in the mail: ${mail.body}`);
+  return match[0];
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core run inside the page, its source read from node_modules (nothing from the network). It is
+ * evaluated through the DevTools protocol rather than added as a <script> tag: the dashboard's CSP
+ * refuses inline scripts, and the test must not switch the CSP off to look at the page.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(await readFile(AXE_SOURCE, "utf8"));
+  return page.evaluate<AxeViolation[]>(`axe.run().then((result) => result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })),
+  })))`);
+}
+
+/** Serious and critical violations, one line each. */
+export function seriousViolations(violations: AxeViolation[]): string[] {
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
