@@ -30,9 +30,20 @@ export interface DatabaseOptions {
   onNotice?: (message: string) => void;
 }
 
+/**
+ * Delay in seconds before the next connection attempt after `retries` failed ones: exponential from
+ * 50 ms, capped at 1 s, with jitter. The driver's default grows to 20 s and its retry counter is
+ * shared by the whole pool, so a database that was down for two seconds kept every connection
+ * waiting 10–20 s after it came back (issue 15: recovery after a restart must not take minutes).
+ */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2);
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 10,
+    backoff: reconnectDelaySeconds,
     // Queries name their columns in snake_case; services map rows to their own types.
     onnotice: (n) => options.onNotice?.(String(n.message)),
     connect_timeout: 10,
@@ -45,6 +56,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   // is down, and /api/health must tell the two apart within its deadline.
   const pingSql = postgres(options.url, {
     max: 1,
+    backoff: reconnectDelaySeconds,
     connect_timeout: 10,
     idle_timeout: 60,
     onnotice: () => undefined,

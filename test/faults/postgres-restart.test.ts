@@ -125,10 +125,19 @@ test("the process survives PostgreSQL fast and immediate shutdowns during writes
       t.is(exitCode, undefined, `the service is still running after ${signal}`);
       restarted.push(await startEmbeddedPostgres({ dataDir, port: pgPort }));
       const after = load.acknowledged.length;
-      await waitFor(() => (load.acknowledged.length > after ? true : undefined), {
-        timeoutMs: 60_000,
-        what: `writes to succeed again after the ${signal} restart`,
-      });
+      const restartedAt = Date.now();
+      try {
+        await waitFor(() => (load.acknowledged.length > after ? true : undefined), {
+          timeoutMs: 60_000,
+          what: `writes to succeed again after the ${signal} restart`,
+        });
+      } catch (error) {
+        // What the service said while it did not recover: the cause, not only the symptom.
+        t.log(`statuses so far: ${JSON.stringify(Object.fromEntries(load.statuses))}`);
+        t.log(service.output().split("\n").filter((l) => /"level":(40|50|60)/.test(l)).slice(-25).join("\n"));
+        throw error;
+      }
+      t.log(`${signal}: writes acknowledged again ${Date.now() - restartedAt} ms after the restart`);
     }
   } finally {
     await load.stop();
