@@ -134,7 +134,14 @@ test("the process survives PostgreSQL fast and immediate shutdowns during writes
       } catch (error) {
         // What the service said while it did not recover: the cause, not only the symptom.
         t.log(`statuses so far: ${JSON.stringify(Object.fromEntries(load.statuses))}`);
-        t.log(service.output().split("\n").filter((l) => /"level":(40|50|60)/.test(l)).slice(-25).join("\n"));
+        t.log(
+          service
+            .output()
+            .split("\n")
+            .filter((l) => /"level":(40|50|60)/.test(l))
+            .slice(-25)
+            .join("\n"),
+        );
         throw error;
       }
       t.log(`${signal}: writes acknowledged again ${Date.now() - restartedAt} ms after the restart`);
