@@ -33,6 +33,9 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
     const vectors = await openVectorStore(config.lancedbUri, {
       // Every core and worker process on this database creates a vector table at most once.
       serializeCreation: (name, create) => withAdvisoryLock(db.sql, `memory.vector-table:${name}`, create),
+      // … and rewrites a table (compaction, index build, purge) one at a time.
+      serializeRewrites: (name, rewrite) =>
+        withAdvisoryLock(db.sql, `memory.vector-rewrite:${name}`, rewrite),
       onConflict: (table, attempt) =>
         logger.debug({ table, attempt }, "vector write commit conflict; retrying"),
     });

@@ -43,6 +43,15 @@ export async function maintainVectorTable(
   space: string,
   options: { annIndexMinRows?: number; maxFragments?: number; versionRetentionMs?: number } = {},
 ): Promise<MaintainResult> {
+  return vectors.exclusive(tenantId, space, () => maintain(vectors, tenantId, space, options));
+}
+
+async function maintain(
+  vectors: VectorStore,
+  tenantId: string,
+  space: string,
+  options: { annIndexMinRows?: number; maxFragments?: number; versionRetentionMs?: number },
+): Promise<MaintainResult> {
   const table = await vectors.openTable(tenantId, space);
   if (!table) return { rows: 0, compacted: false, indexCreated: false, versionsRemoved: 0 };
   const stats = await table.stats();

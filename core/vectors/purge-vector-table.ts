@@ -30,6 +30,10 @@ export async function purgeVectorTable(
   tenantId: string,
   space: string,
 ): Promise<PurgeResult> {
+  return vectors.exclusive(tenantId, space, () => purge(vectors, tenantId, space));
+}
+
+async function purge(vectors: VectorStore, tenantId: string, space: string): Promise<PurgeResult> {
   const table = await vectors.openTable(tenantId, space);
   if (!table) return { rows: 0, versions: 0 };
   const unit = new Float32Array(1);

@@ -4,6 +4,7 @@ import { padToStoredDim } from "../models/pad-to-stored-dim.js";
 import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { createGroupCommit, type GroupCommitOptions, type Settled } from "./group-commit.js";
+import { serializeRewrites } from "./serialize-rewrites.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
 import { writeVerified } from "./write-verified.js";
@@ -77,6 +78,11 @@ export interface VectorStore {
   spaces(tenantId: string): Promise<string[]>;
   /** The (tenant, space) table, or undefined when it does not exist yet (worker jobs). */
   openTable(tenantId: string, space: string): Promise<lancedb.Table | undefined>;
+  /**
+   * Runs `rewrite` (compaction, index build, purge of one (tenant, space) table) while no other rewrite
+   * of that table runs in this process or, with `serializeRewrites`, in any process on the store.
+   */
+  exclusive<T>(tenantId: string, space: string, rewrite: () => Promise<T>): Promise<T>;
   /** Every chunk-vector table (worker maintenance). */
   listTables(): Promise<{ tenantId: string; space: string; name: string }[]>;
   /** Removes one (tenant, space) table (re-embed drops the old space). */
@@ -90,6 +96,8 @@ const SEARCH_REFINE_FACTOR = 4;
 export interface VectorStoreOptions {
   /** The cross-process lock for creating a table (start-storage: a PostgreSQL advisory lock). */
   readonly serializeCreation?: SerializeCreation;
+  /** The cross-process lock for rewriting a table (start-storage: a PostgreSQL advisory lock). */
+  readonly serializeRewrites?: SerializeCreation;
   /** Called for each LanceDB commit conflict a write retries. */
   readonly onConflict?: (table: string, attempt: number) => void;
   /** Bound of LanceDB's metadata cache (manifests, file metadata); default METADATA_CACHE_BYTES. */
@@ -156,6 +164,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
   };
 
   const createTable = createTableOnce(connection, options.serializeCreation);
+  const rewriteAlone = serializeRewrites(options.serializeRewrites);
   const createOrOpen = async (name: string): Promise<lancedb.Table> => {
     const found = await existing(name);
     if (found) return found;
@@ -329,6 +338,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
         startAfter = page[page.length - 1];
       }
     },
+    exclusive: (tenantId, space, rewrite) => rewriteAlone(vectorTableName(tenantId, space), rewrite),
     async dropSpace(tenantId, space) {
       const name = vectorTableName(tenantId, space);
       tables.delete(name);

@@ -204,3 +204,24 @@ test("maintenance prunes old table versions even when there is nothing to compac
   t.true(((await table?.listVersions())?.length ?? 99) <= 2);
   t.is(await store.count(tenant, "v"), 6);
 });
+
+test("maintenance runs of one table at the same time (a re-queued job, an erasure's purge) all succeed", async (t) => {
+  // LanceDB refuses a compaction that overlaps another one of the same table ("Rewrite transaction
+  // was preempted by concurrent transaction Rewrite"): the store runs a table's rewrites one by one.
+  const tenant = randomUUID();
+  for (let i = 0; i < 20; i++) {
+    await store.upsert(
+      tenant,
+      "c",
+      Array.from({ length: 10 }, (_, j) => row(randomUUID(), axis((i * 10 + j) % 1000), new Date())),
+    );
+  }
+  const runs = await Promise.allSettled(
+    Array.from({ length: 4 }, () => maintainVectorTable(store, tenant, "c", { maxFragments: 4 })),
+  );
+  t.deepEqual(
+    runs.map((r) => (r.status === "rejected" ? String(r.reason) : r.status)),
+    runs.map(() => "fulfilled"),
+  );
+  t.is(await store.count(tenant, "c"), 200);
+});
