@@ -264,7 +264,7 @@ export async function runRecall(
       // 0.007 nDCG@10). Not scaled by full text's share: that share is low exactly when query and
       // memories differ in language, where BM25 is weak but the reranker, ranking only candidates
       // the channels already found, still separates them (docs/recall.md "Rerank"). 0.15 is about
-      // what the share-scaled rule gave monolingual queries (0.2 · α, α ≈ 0.72). Other rerankers'
+      // what the share-scaled rule gave monolingual queries (0.2 · α, α ≈ 0.7). Other rerankers'
       // scores have their own scales: their order is blended by rank.
       const blended =
         share !== undefined && reranker.id === BUILTIN_RERANKER_ID
