@@ -84,19 +84,21 @@ export const VARIANTS: Record<string, Variant> = {
     const share = shareOf(q, PRODUCTION_SHARE);
     return { order: calibrated(q, share), rerankShare: share };
   },
-  "scores, share(cov, margin) (now)": (q) => {
-    const share = shareOf(q, PRODUCTION_SHARE);
-    const fused = calibratedFusion(q, share);
-    return {
-      order: fused.map((m) => m.memoryId),
-      rerankShare: share,
-      addedRerank: {
-        scores: fused.map((m) => m.score),
-        weight: DEFAULT_RECALL_TUNING.rerankScoreWeight * share,
-      },
-    };
-  },
+  "scores, share(cov, margin), rerank + 0.2·share": (q) => addedRerank(q, (share) => 0.2 * share),
+  "scores, share(cov, margin), rerank + fixed (now)": (q) =>
+    addedRerank(q, () => DEFAULT_RECALL_TUNING.rerankScoreWeight),
 };
+
+/** Calibrated fusion, then the reranker's score added with a weight that may depend on the share. */
+function addedRerank(q: RecordedQuery, weightOf: (share: number) => number): FusedOrder {
+  const share = shareOf(q, PRODUCTION_SHARE);
+  const fused = calibratedFusion(q, share);
+  return {
+    order: fused.map((m) => m.memoryId),
+    rerankShare: share,
+    addedRerank: { scores: fused.map((m) => m.score), weight: weightOf(share) },
+  };
+}
 
 const RERANK_DEPTH = 20;
 

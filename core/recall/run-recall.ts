@@ -60,7 +60,7 @@ export interface RecallTuning {
   readonly rerankDepth: number;
   /** Say of the first-stage (fused) rank in the final order of reranked candidates; 0: reranker alone. */
   readonly firstStageWeight: number;
-  /** Weight of the built-in reranker's score added to calibrated fused scores, times full text's share. */
+  /** Weight of the built-in reranker's score added to calibrated fused scores (any channel share). */
   readonly rerankScoreWeight: number;
   readonly fulltextWeight: number;
   readonly vectorWeight: number;
@@ -71,7 +71,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   graphSeeds: 5,
   rerankDepth: 20,
   firstStageWeight: 1,
-  rerankScoreWeight: 0.2,
+  rerankScoreWeight: 0.15,
   fulltextWeight: 1,
   vectorWeight: 1,
 };
@@ -258,14 +258,17 @@ export async function runRecall(
           })),
         ),
       );
-      // With calibrated fusion the built-in reranker's score (a share of the query's words, like BM25's
-      // a lexical signal) is added to the fused score with full text's share of the fusion as its
-      // weight: it speaks where BM25 is trusted and hardly where the vector channel leads (rank
-      // blending cost tatoeba_en2de 0.014 and covidfaq_en 0.007 nDCG@10). Other rerankers' scores
-      // have their own scales: their order is blended by rank.
+      // With calibrated fusion the built-in reranker's score (the idf-weighted share of the query's
+      // words and their dictionary translations in the candidate) is added to the fused score with a
+      // fixed weight, like a third channel (rank blending cost tatoeba_en2de 0.014 and covidfaq_en
+      // 0.007 nDCG@10). Not scaled by full text's share: that share is low exactly when query and
+      // memories differ in language, where BM25 is weak but the reranker, ranking only candidates
+      // the channels already found, still separates them (docs/recall.md "Rerank"). 0.15 is about
+      // what the share-scaled rule gave monolingual queries (0.2 · α, α ≈ 0.7). Other rerankers'
+      // scores have their own scales: their order is blended by rank.
       const blended =
         share !== undefined && reranker.id === BUILTIN_RERANKER_ID
-          ? addRerankScores(head, scores, tuning.rerankScoreWeight * share)
+          ? addRerankScores(head, scores, tuning.rerankScoreWeight)
           : blendReranked(head, scores, tuning.firstStageWeight);
       // Explanations keep the reranker's own score of each hit; without explain nothing is added.
       const rerankOf = options.explain
