@@ -70,6 +70,8 @@ export interface TenantModels {
     byok: boolean;
   }>;
   reembedTargetFor(tenantId: string): Promise<EmbeddingProvider | undefined>;
+  /** Drops what this process remembers of a workspace's selection (call after changing it). */
+  forgetTenant(tenantId: string): void;
   /** Builds the embedder of one stored key (round trip tests, selection). */
   embedderOfKey(tx: TransactionSql, tenantId: string, keyId: string): Promise<EmbeddingProvider>;
   readonly defaultEmbedder: EmbeddingProvider;
@@ -86,10 +88,33 @@ export interface TenantModelsOptions {
   readonly allowPrivateUrls?: boolean;
   /** Timeouts/retries of provider clients (tests shorten them). */
   readonly clientOptions?: Pick<ProviderClientOptions, "timeoutMs" | "maxRetries" | "retryBaseMs">;
+  /** How long modelsFor may remember that a workspace uses the service's models (default 1 s). */
+  readonly defaultsTtlMs?: number;
+  readonly now?: () => number;
 }
+
+/**
+ * Nothing chosen and nothing under way: no key selected, none active, no re-embed pending. Only this
+ * state is remembered — it is left only through the selection (PUT /api/keys/selection), never by
+ * the worker, whose switches happen while a re-embed is pending.
+ */
+const usesServiceModels = (selection: ModelSelectionRow | undefined): boolean =>
+  selection === undefined ||
+  (selection.embeddingKeyId === null &&
+    selection.rerankKeyId === null &&
+    selection.activeKeyId === null &&
+    selection.targetSpace === null);
 
 export function createTenantModels(options: TenantModelsOptions): TenantModels {
   const { db, logger } = options;
+  const defaultsTtl = options.defaultsTtlMs ?? 1000;
+  const now = options.now ?? Date.now;
+  // Workspaces on the service's models, until when (recall asked for their models once per request:
+  // a transaction of four statements each, bench:load). Like token lookups (core/auth/authenticate.ts)
+  // a change made through another process takes effect within the TTL; through this one at once.
+  const onDefaults = new Map<string, number>();
+  // Bumped by forgetTenant: a lookup that started before a change must not store what it read.
+  let changes = 0;
 
   const touch = (keyId: string) => () => {
     touchKey(db.sql, keyId).catch((error: unknown) =>
@@ -151,11 +176,16 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
       });
     },
     async modelsFor(tenantId) {
+      const defaults = { embedder: options.defaultEmbedder, reranker: options.defaultReranker, byok: false };
+      if ((onDefaults.get(tenantId) ?? 0) > now()) return defaults;
+      const changesBefore = changes;
       return db.withTenant(tenantId, async (tx) => {
         const selection = await readModelSelection(tx, tenantId);
-        if (!selection) {
-          return { embedder: options.defaultEmbedder, reranker: options.defaultReranker, byok: false };
+        if (usesServiceModels(selection) && changes === changesBefore) {
+          if (onDefaults.size >= 10_000) onDefaults.clear();
+          onDefaults.set(tenantId, now() + defaultsTtl);
         }
+        if (!selection) return defaults;
         const embedder = selection.activeKeyId
           ? await embedderOfKey(tx, tenantId, selection.activeKeyId)
           : options.defaultEmbedder;
@@ -164,6 +194,10 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
           : options.defaultReranker;
         return { embedder, reranker, byok: selection.activeKeyId !== null || selection.rerankKeyId !== null };
       });
+    },
+    forgetTenant(tenantId) {
+      changes++;
+      onDefaults.delete(tenantId);
     },
     async reembedTargetFor(tenantId) {
       return db.withTenant(tenantId, async (tx) => {

@@ -44,14 +44,3 @@ export async function readRecallStats(tx: TransactionSql, tenantId: string): Pro
     p99Ms: Math.round(row?.p99 ?? 0),
   };
 }
-
-/** One row per recall (migration 0001 recall_log), read back by readRecallStats. */
-export async function recordRecallLatency(
-  tx: TransactionSql,
-  tenantId: string,
-  latencyMs: number,
-): Promise<void> {
-  // A statistic, not a record anyone relies on: do not make every recall wait for a WAL flush.
-  await tx`set local synchronous_commit = off`;
-  await tx`insert into recall_log (tenant_id, latency_ms) values (${tenantId}, ${Math.max(0, Math.round(latencyMs))})`;
-}

@@ -18,7 +18,8 @@ import { readQuota } from "../memories/quota.js";
 import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { recallFilterOf } from "./filter/recall-filter.js";
 import { listRecent } from "./list-recent.js";
-import { readRecallStats, recordRecallLatency } from "./read-recall-stats.js";
+import { readRecallStats } from "./read-recall-stats.js";
+import { createRecallLogWriter } from "./recall-log-writer.js";
 import { DEFAULT_HOPS, DEFAULT_K, type RecallOptions } from "./recall-options.js";
 import { indexStatusEnum, memoryKindEnum, memoryTypeEnum } from "./recall-proto-enums.js";
 import { type RecallDeps, type RecallOutcome, runRecall } from "./run-recall.js";
@@ -91,11 +92,12 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
 
 /**
  * RecallService (issue #6, docs/recall.md): the tenant comes from the credentials, never the request.
- * Every recall's latency goes to recall_log for the stats' p50/p99.
+ * Every recall's latency goes to recall_log for the stats' p50/p99 (in batches, recall-log-writer.ts).
  */
 export function createRecallService(options: RecallServiceDeps): ServiceImpl<typeof RecallService> {
   const { db } = options;
   const deps: RecallDeps = { ...options, rekey: options.rekey ?? createRekeyScheduler(db, options.logger) };
+  const recallLog = createRecallLogWriter({ db, logger: options.logger });
   return {
     async recall(request, ctx) {
       const { tenantId } = tenantCaller(ctx);
@@ -105,12 +107,8 @@ export function createRecallService(options: RecallServiceDeps): ServiceImpl<typ
         tenantDeps = { ...deps, embedder, reranker, strictProviders: byok };
       }
       const outcome = await runRecall(tenantDeps, tenantId, recallOptionsOf(request));
-      // The statistic must not cost the caller the answer it already has.
-      await db
-        .withTenant(tenantId, (tx) => recordRecallLatency(tx, tenantId, outcome.latencyMs))
-        .catch((error: unknown) =>
-          options.logger.warn({ err: error, tenantId }, "recall latency not recorded"),
-        );
+      // The statistic must not cost the caller the answer it already has: written in batches.
+      recallLog.record(tenantId, outcome.latencyMs);
       return recallResponseOf(outcome);
     },
 
@@ -137,6 +135,7 @@ export function createRecallService(options: RecallServiceDeps): ServiceImpl<typ
 
     async getStats(_request, ctx) {
       const { tenantId, limits } = tenantCaller(ctx);
+      await recallLog.flush(tenantId);
       const [stats, quota] = await db.withTenant(tenantId, (tx) =>
         Promise.all([readRecallStats(tx, tenantId), readQuota(tx, tenantId, limits)]),
       );

@@ -1,6 +1,6 @@
 import type { Logger } from "../../config/logger.js";
 import { BUILTIN_RERANKER_ID } from "../models/builtin/create-builtin-reranker.js";
-import { stemGermanLikeIndex } from "../models/builtin/stem-like-index.js";
+import { cachedGermanStem } from "../models/builtin/stem-like-index.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import { ProviderError } from "../models/provider-error.js";
@@ -292,7 +292,7 @@ export async function runRecall(
   }
 
   const lexemes = new Set(fulltext.terms.map((t) => t.term));
-  const stem = stemGermanLikeIndex;
+  const stem = cachedGermanStem;
   const hits = ordered.slice(0, options.k).map(
     (c): RecalledMemory => ({
       memoryId: c.chunk.memoryId,

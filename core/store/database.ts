@@ -68,8 +68,13 @@ export function createDatabase(options: DatabaseOptions): Database {
     options: { readonly snapshot?: boolean } = {},
   ): Promise<T> {
     const bound = async (tx: TransactionSql) => {
-      await tx`select set_config('role', 'memory_app', true), set_config('app.tenant_id', ${tenantId}, true)`;
-      return fn(tx);
+      // Pipelined: sent before fn's first statement without waiting for its answer. The connection
+      // runs its statements in order, so each of fn's runs with role and tenant set, and a failure
+      // here aborts the transaction under them. One round trip less per transaction.
+      const binding =
+        tx`select set_config('role', 'memory_app', true), set_config('app.tenant_id', ${tenantId}, true)`.execute();
+      const [, result] = await Promise.all([binding, fn(tx)]);
+      return result;
     };
     // A trace span per tenant transaction: where a request's database time goes.
     const result = await inSpan("db.transaction", { "db.system": "postgresql" }, () =>

@@ -134,6 +134,8 @@ export async function updateModelSelection(
     });
     return readModelSelection(tx, tenantId);
   });
+  // Committed: recall in this process reads the new selection from its next request on.
+  deps.models.forgetTenant(tenantId);
   return selectionOf(row, defaultSpace);
 }
 

@@ -1,5 +1,5 @@
 import type { QueryWord } from "./rerank-query.js";
-import { stemsOf } from "./rerank-query.js";
+import { stemsOf } from "./stem-like-index.js";
 import { tokenizeWords } from "./tokenize-words.js";
 
 /** What the built-in reranker sees that BM25 and the vectors do not. Each in [0, 1]. */
@@ -42,6 +42,31 @@ function weightedShare(indexes: Iterable<number>, query: readonly QueryWord[], t
   return total > 0 ? sum / total : 0;
 }
 
+/**
+ * The largest weightedShare of any PROXIMITY_WINDOW words that start at a matched word. Same sums as
+ * weightedShare over each window (weights added in order of first occurrence), without a slice and
+ * a Set per matched word: a stamp per query word marks what the current window has counted.
+ */
+function bestWindowShare(matches: readonly number[], query: readonly QueryWord[], total: number): number {
+  const stamps = new Uint32Array(query.length);
+  let window = 0;
+  let best = 0;
+  for (let start = 0; start < matches.length; start++) {
+    if ((matches[start] ?? -1) < 0) continue;
+    window++;
+    let sum = 0;
+    const end = Math.min(matches.length, start + PROXIMITY_WINDOW);
+    for (let j = start; j < end; j++) {
+      const i = matches[j] ?? -1;
+      if (i < 0 || stamps[i] === window) continue;
+      stamps[i] = window;
+      sum += query[i]?.weight ?? 0;
+    }
+    best = Math.max(best, total > 0 ? sum / total : 0);
+  }
+  return best;
+}
+
 export function rerankFeatures(
   query: readonly QueryWord[],
   candidate: {
@@ -56,14 +81,7 @@ export function rerankFeatures(
   const total = query.reduce((sum, q) => sum + q.weight, 0);
   const matches = tokenizeWords(candidate.text).map(match);
   const coverage = weightedShare(matches, query, total);
-  let proximity = 0;
-  for (let start = 0; start < matches.length; start++) {
-    if ((matches[start] ?? -1) < 0) continue;
-    proximity = Math.max(
-      proximity,
-      weightedShare(matches.slice(start, start + PROXIMITY_WINDOW), query, total),
-    );
-  }
+  const proximity = bestWindowShare(matches, query, total);
   let pairs = 0;
   let found = 0;
   for (let q = 0; q + 1 < query.length; q++) {

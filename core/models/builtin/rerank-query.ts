@@ -1,7 +1,7 @@
 import { expandQueryTerms } from "../lexicon/expand-query-terms.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
-import { stemEnglishWord, stemGermanLikeIndex } from "./stem-like-index.js";
+import { stemsOf } from "./stem-like-index.js";
 import { tokenizeWords } from "./tokenize-words.js";
 import { createWordIdf } from "./word-idf.js";
 
@@ -17,24 +17,6 @@ export interface QueryWord {
 }
 
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
-
-/**
- * Stems are the same for every query, and candidate texts keep repeating a tenant's vocabulary: the
- * Snowball stemmers behind this were ~14 % of the service's CPU under bench:load (50 connections,
- * 10k memories). Bounded: cleared when full (≈ 50k words, a few MB).
- */
-const STEM_CACHE_LIMIT = 50_000;
-const stemCache = new Map<string, readonly string[]>();
-
-export function stemsOf(word: string): readonly string[] {
-  let stems = stemCache.get(word);
-  if (stems === undefined) {
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stems = [stemGermanLikeIndex(word), stemEnglishWord(word)];
-    stemCache.set(word, stems);
-  }
-  return stems;
-}
 
 /** The query's content words in query order (repeats dropped), with their cross-lingual stems. */
 export function analyzeRerankQuery(query: string, lexicon: Lexicon | undefined): QueryWord[] {

@@ -50,6 +50,15 @@ const DIRECTIONS: ReadonlyArray<readonly [TranslationDirection, LexiconLanguage,
 
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
 
+/**
+ * A recall expands its query twice with the same settings — for BM25 (recall/expand/build-query-texts.ts)
+ * and for the built-in reranker's query words — and the dictionary look-ups were ~4 % of the service's
+ * CPU under bench:load. The last few expansions per lexicon are kept: enough for the two calls of one
+ * recall (and of the recalls running beside it), too few to act as a cache of popular queries.
+ */
+const RECENT_EXPANSIONS = 64;
+const recentExpansions = new WeakMap<Lexicon, Map<string, readonly ExpandedTerm[]>>();
+
 export function expandQueryTerms(
   lexicon: Lexicon,
   query: string,
@@ -60,6 +69,47 @@ export function expandQueryTerms(
   const compoundPartWeight = options.compoundPartWeight ?? 0.5;
   const minWeight = options.minWeight ?? 0.05;
   const ranking = options.ranking ?? DEFAULT_TRANSLATION_RANKING;
+  const key = [
+    maxTranslations,
+    translationWeight,
+    compoundPartWeight,
+    minWeight,
+    ranking.priorExponent,
+    ranking.cooccurrenceExponent,
+    ranking.cognateBoost,
+    query,
+  ].join("\u0000");
+  let recent = recentExpansions.get(lexicon);
+  if (recent === undefined) {
+    recent = new Map();
+    recentExpansions.set(lexicon, recent);
+  }
+  const known = recent.get(key);
+  if (known !== undefined) return [...known];
+  const expanded = expand(lexicon, query, {
+    maxTranslations,
+    translationWeight,
+    compoundPartWeight,
+    minWeight,
+    ranking,
+  });
+  if (recent.size >= RECENT_EXPANSIONS) recent.delete(recent.keys().next().value ?? "");
+  recent.set(key, expanded);
+  return [...expanded];
+}
+
+function expand(
+  lexicon: Lexicon,
+  query: string,
+  settings: {
+    readonly maxTranslations: number;
+    readonly translationWeight: number;
+    readonly compoundPartWeight: number;
+    readonly minWeight: number;
+    readonly ranking: TranslationRanking;
+  },
+): ExpandedTerm[] {
+  const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking } = settings;
   const terms = new Map<string, ExpandedTerm>();
   const add = (term: ExpandedTerm) => {
     const current = terms.get(term.term);

@@ -1,4 +1,4 @@
-import { stemGermanLikeIndex } from "../../models/builtin/stem-like-index.js";
+import { cachedGermanStem } from "../../models/builtin/stem-like-index.js";
 import type { VectorHit } from "../../vectors/vector-store.js";
 import type { FusedMemory } from "../fuse/fuse-reciprocal-rank.js";
 import { matchedTerms } from "./matched-terms.js";
@@ -47,7 +47,7 @@ export function explainHit(
   return {
     ...(c.ranks?.fulltext !== undefined ? { fulltextRank: c.ranks.fulltext } : {}),
     ...(fulltextScore !== undefined ? { fulltextScore } : {}),
-    matchedTerms: matchedTerms(c.chunk.content, [...lexemes], stemGermanLikeIndex),
+    matchedTerms: matchedTerms(c.chunk.content, [...lexemes], cachedGermanStem),
     ...(c.ranks?.vector !== undefined ? { vectorRank: c.ranks.vector } : {}),
     ...(vectorDistance !== undefined ? { vectorDistance } : {}),
     ...(share !== undefined ? { fulltextShare: share } : {}),
