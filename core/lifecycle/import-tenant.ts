@@ -13,6 +13,7 @@ import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 import { VectorWriteUnverifiedError } from "../vectors/write-verified.js";
 import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
+import { createHeapGrowthBound } from "./heap-growth-bound.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
 import { readBundle } from "./read-bundle.js";
@@ -151,6 +152,8 @@ async function writeBundle(
   const seen = { memories: 0, edges: 0, audit: 0 };
   let chunksWritten = 0;
   let counts: Record<string, unknown> | undefined;
+  // Each written batch is garbage V8 would otherwise let pile up (heap-growth-bound.ts, ADR 0201).
+  const boundHeap = createHeapGrowthBound();
 
   const flushMemories = async () => {
     if (pending.length === 0) return;
@@ -158,11 +161,13 @@ async function writeBundle(
     pending = [];
     pendingChunks = 0;
     pendingChars = 0;
+    boundHeap();
   };
   const flushEdges = async () => {
     if (edgeBatch.length === 0) return;
     await writeEdges(tx, tenantId, edgeBatch);
     edgeBatch = [];
+    boundHeap();
   };
 
   for await (const item of readBundle(stream)) {
