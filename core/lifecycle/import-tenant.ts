@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
 import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError, invalidArgument, planGateError } from "../errors.js";
@@ -13,7 +14,6 @@ import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 import { VectorWriteUnverifiedError } from "../vectors/write-verified.js";
 import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
-import { createHeapGrowthBound } from "./heap-growth-bound.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
 import { readBundle } from "./read-bundle.js";
@@ -152,8 +152,8 @@ async function writeBundle(
   const seen = { memories: 0, edges: 0, audit: 0 };
   let chunksWritten = 0;
   let counts: Record<string, unknown> | undefined;
-  // Each written batch is garbage V8 would otherwise let pile up (heap-growth-bound.ts, ADR 0201).
-  const boundHeap = createHeapGrowthBound();
+  // Each written batch is garbage V8 would otherwise let pile up (lib/heap-growth-bound.ts, ADR 0201).
+  const boundHeap = createHeapGrowthBound({ collectFirst: true });
 
   const flushMemories = async () => {
     if (pending.length === 0) return;

@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
- * Garbage V8 may leave in the heap before a bulk writer collects it. The import's batches live across
+ * Garbage V8 may leave in the heap before a bulk operation collects it. The import's batches live across
  * awaits (PostgreSQL, LanceDB), so their records, JSON parameters and result rows survive young-
  * generation collections and are promoted: ≈ 3.6 MB of dead objects per 1,000 memories. V8 collects
  * the old generation only once it has grown to up to 4× the live heap after the last full collection
@@ -46,13 +46,18 @@ const jsMemory = () => {
 };
 
 /**
- * A check for a long bulk operation to call between its batches (never inside a request's hot path):
- * when the V8 heap and the buffers JS objects hold outside it have grown by `stepBytes` since the
- * last collection, it runs a full collection
- * (tens of milliseconds for the service's ≈ 60 MB live heap) and answers true.
+ * A check for a long bulk operation (import, export) to call between its batches, never inside a
+ * request's hot path: when the V8 heap and the buffers JS objects hold outside it have grown by
+ * `stepBytes` since the last collection, it runs a full collection (tens of milliseconds for the
+ * service's ≈ 60 MB live heap) and answers true. `collectFirst` starts from the live heap instead of
+ * from whatever garbage earlier requests left (an import right after a large export: +100 MB).
  */
-export function createHeapGrowthBound(stepBytes: number = HEAP_GROWTH_STEP_BYTES): () => boolean {
+export function createHeapGrowthBound(
+  options: { readonly stepBytes?: number; readonly collectFirst?: boolean } = {},
+): () => boolean {
+  const stepBytes = options.stepBytes ?? HEAP_GROWTH_STEP_BYTES;
   const gc = collector();
+  if (options.collectFirst) gc();
   let baseline = jsMemory();
   return () => {
     if (jsMemory() - baseline < stepBytes) return false;

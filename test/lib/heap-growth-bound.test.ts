@@ -1,9 +1,9 @@
 import { getHeapStatistics } from "node:v8";
 import test from "ava";
-import { createHeapGrowthBound } from "../../core/lifecycle/heap-growth-bound.js";
+import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
 
-// The import's guard against V8 letting dead batches pile up (ADR 0201): a full collection once the
-// heap grew by the step, none before.
+// The import's and export's guard against V8 letting dead batches pile up (ADR 0201): a full
+// collection once the heap grew by the step, none before.
 
 const MB = 2 ** 20;
 
@@ -19,14 +19,14 @@ function allocate(bytes: number): { release: () => void } {
 }
 
 test("no collection while the heap grew less than the step", (t) => {
-  const bound = createHeapGrowthBound(512 * MB);
+  const bound = createHeapGrowthBound({ stepBytes: 512 * MB });
   const garbage = allocate(4 * MB);
   t.false(bound());
   garbage.release();
 });
 
 test("a heap grown past the step is collected back to its live size", (t) => {
-  const bound = createHeapGrowthBound(16 * MB);
+  const bound = createHeapGrowthBound({ stepBytes: 16 * MB });
   const garbage = allocate(48 * MB);
   const grown = getHeapStatistics().used_heap_size;
   garbage.release();
@@ -34,6 +34,14 @@ test("a heap grown past the step is collected back to its live size", (t) => {
   t.true(getHeapStatistics().used_heap_size < grown - 32 * MB);
   // The collection is the new baseline: nothing grew since.
   t.false(bound());
+});
+
+test("collectFirst starts from the live heap, not from garbage left before", (t) => {
+  const garbage = allocate(48 * MB);
+  const grown = getHeapStatistics().used_heap_size;
+  garbage.release();
+  createHeapGrowthBound({ stepBytes: 512 * MB, collectFirst: true });
+  t.true(getHeapStatistics().used_heap_size < grown - 32 * MB);
 });
 
 test("the gc function does not leak into the global scope", (t) => {
