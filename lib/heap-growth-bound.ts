@@ -2,13 +2,13 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
- * Garbage V8 may leave in the heap before a bulk operation collects it. The import's batches live across
- * awaits (PostgreSQL, LanceDB), so their records, JSON parameters and result rows survive young-
- * generation collections and are promoted: ≈ 3.6 MB of dead objects per 1,000 memories. V8 collects
- * the old generation only once it has grown to up to 4× the live heap after the last full collection
- * (≈ 60 MB live → heap total 200–290 MB, ADR 0201), which put the import's peak far above the
- * service's own memory whatever the bundle's size. Collecting after every 16 MB keeps it near live;
- * the Arrow buffers each LanceDB append leaves (≈ 1 MB per batch, outside the heap) go with it.
+ * Garbage V8 may leave in the heap before a bulk operation collects it. The import's batches live
+ * across awaits (PostgreSQL, LanceDB), so their records, JSON parameters and result rows survive
+ * young-generation collections and are promoted: ≈ 3.6 MB of dead objects per 1,000 memories. V8
+ * collects the old generation only once it has grown to up to 4× the live heap after the last full
+ * collection (≈ 60 MB live → heap total 200–290 MB, ADR 0201), which put the import's peak far above
+ * the service's own memory whatever the bundle's size. Collecting after every 16 MB keeps it near
+ * live; the Arrow buffers each LanceDB append leaves (≈ 1 MB per batch, outside the heap) go too.
  */
 export const HEAP_GROWTH_STEP_BYTES = 16 * 2 ** 20;
 
@@ -19,20 +19,22 @@ let fullGc: FullGc | undefined;
 /**
  * V8's full collection. `--expose-gc` in the command line gives it to everyone; without it, a
  * context created while the flag is set receives it (the flag is reset at once, so no other code
- * sees a `gc` global).
+ * sees a `gc` global). Undefined if V8 refuses: the bound then never collects, and the import or
+ * export runs as before instead of failing over a memory optimisation.
  */
-function collector(): FullGc {
+function collector(): FullGc | undefined {
   if (fullGc) return fullGc;
   const exposed = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === "function") {
     fullGc = exposed as FullGc;
     return fullGc;
   }
-  setFlagsFromString("--expose-gc");
   try {
+    setFlagsFromString("--expose-gc");
     const gc: unknown = runInNewContext("gc");
-    if (typeof gc !== "function") throw new Error("V8 did not expose gc");
-    fullGc = gc as FullGc;
+    if (typeof gc === "function") fullGc = gc as FullGc;
+  } catch {
+    // Left undefined: see above.
   } finally {
     setFlagsFromString("--no-expose-gc");
   }
@@ -57,6 +59,7 @@ export function createHeapGrowthBound(
 ): () => boolean {
   const stepBytes = options.stepBytes ?? HEAP_GROWTH_STEP_BYTES;
   const gc = collector();
+  if (!gc) return () => false;
   if (options.collectFirst) gc();
   let baseline = jsMemory();
   return () => {
