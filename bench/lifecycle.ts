@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +28,20 @@ const LINKS = Math.floor(MEMORIES / 10);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
+/**
+ * The part of RSS that maps files (the code of node, its add-ons and LanceDB's library as far as it
+ * ran): counted in RSS, but clean pages the kernel can drop and share. 0 where /proc is missing.
+ */
+function fileBackedRss(): number {
+  try {
+    const rollup = readFileSync("/proc/self/smaps_rollup", "utf8");
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0);
+    return (kb("Rss") - kb("Anonymous")) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** Samples the process's RSS every 20 ms while `run` runs; returns its result, time and peak. */
 async function measured<T>(run: () => Promise<T>): Promise<{
   result: T;
@@ -35,16 +50,49 @@ async function measured<T>(run: () => Promise<T>): Promise<{
   startRssMb: number;
   peakHeapMb: number;
   peakExternalMb: number;
+  atPeak: {
+    heapTotalMb: number;
+    heapUsedMb: number;
+    externalMb: number;
+    arrayBuffersMb: number;
+    nativeMb: number;
+    fileBackedMb: number;
+  };
 }> {
   const startRss = process.memoryUsage.rss();
   let peak = startRss;
   let peakHeap = 0;
   let peakExternal = 0;
+  // The sample at the RSS peak, split: V8 heap (reserved), external (Buffers, Arrow memory held by JS)
+  // and the rest (native: code, thread stacks, LanceDB's and the allocator's memory).
+  let atPeak = {
+    heapTotalMb: 0,
+    heapUsedMb: 0,
+    externalMb: 0,
+    arrayBuffersMb: 0,
+    nativeMb: 0,
+    fileBackedMb: 0,
+  };
+  const trace = process.env.LIFECYCLE_TRACE ? 0 : -1;
+  let ticks = trace;
   const timer = setInterval(() => {
     const usage = process.memoryUsage();
+    if (usage.rss > peak)
+      atPeak = {
+        heapTotalMb: mb(usage.heapTotal),
+        heapUsedMb: mb(usage.heapUsed),
+        externalMb: mb(usage.external),
+        arrayBuffersMb: mb(usage.arrayBuffers),
+        nativeMb: mb(usage.rss - usage.heapTotal - usage.external),
+        fileBackedMb: mb(fileBackedRss()),
+      };
     peak = Math.max(peak, usage.rss);
     peakHeap = Math.max(peakHeap, usage.heapTotal);
     peakExternal = Math.max(peakExternal, usage.external);
+    if (ticks >= 0 && ticks++ % 50 === 0)
+      log(
+        `  rss ${mb(usage.rss)} (files ${mb(fileBackedRss())}) heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} external ${mb(usage.external)} arrayBuffers ${mb(usage.arrayBuffers)} native ${mb(usage.rss - usage.heapTotal - usage.external)} MB`,
+      );
   }, 20);
   // Diagnostic (NODE_OPTIONS=--expose-gc LIFECYCLE_GC_PROBE=1): the live heap after a full GC.
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -67,6 +115,7 @@ async function measured<T>(run: () => Promise<T>): Promise<{
       startRssMb: mb(startRss),
       peakHeapMb: mb(peakHeap),
       peakExternalMb: mb(peakExternal),
+      atPeak,
     };
   } finally {
     clearInterval(timer);
@@ -180,7 +229,7 @@ async function main() {
       return res.body as Record<string, unknown>;
     });
     log(
-      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB), ${JSON.stringify(imported.result)}`,
+      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB; at the peak ${JSON.stringify(imported.atPeak)}), ${JSON.stringify(imported.result)}`,
     );
     if (ERASE_VERSIONS === 0) {
       // LIFECYCLE_ERASE_VERSIONS=0: export and import only (no index build, no erasure).
@@ -196,6 +245,7 @@ async function main() {
           startRssMb: imported.startRssMb,
           peakHeapMb: imported.peakHeapMb,
           peakExternalMb: imported.peakExternalMb,
+          atPeak: imported.atPeak,
         },
       });
       return;
@@ -284,6 +334,7 @@ async function main() {
         startRssMb: imported.startRssMb,
         peakHeapMb: imported.peakHeapMb,
         peakExternalMb: imported.peakExternalMb,
+        atPeak: imported.atPeak,
         result: imported.result,
       },
       erase: {

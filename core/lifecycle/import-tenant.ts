@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
 import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError, invalidArgument, planGateError } from "../errors.js";
@@ -151,6 +152,8 @@ async function writeBundle(
   const seen = { memories: 0, edges: 0, audit: 0 };
   let chunksWritten = 0;
   let counts: Record<string, unknown> | undefined;
+  // Each written batch is garbage V8 would otherwise let pile up (lib/heap-growth-bound.ts, ADR 0201).
+  const boundHeap = createHeapGrowthBound({ collectFirst: true });
 
   const flushMemories = async () => {
     if (pending.length === 0) return;
@@ -158,11 +161,13 @@ async function writeBundle(
     pending = [];
     pendingChunks = 0;
     pendingChars = 0;
+    boundHeap();
   };
   const flushEdges = async () => {
     if (edgeBatch.length === 0) return;
     await writeEdges(tx, tenantId, edgeBatch);
     edgeBatch = [];
+    boundHeap();
   };
 
   for await (const item of readBundle(stream)) {

@@ -1,0 +1,50 @@
+import { getHeapStatistics } from "node:v8";
+import test from "ava";
+import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
+
+// The import's and export's guard against V8 letting dead batches pile up (ADR 0201): a full
+// collection once the heap grew by the step, none before.
+
+const MB = 2 ** 20;
+
+/** Arrays that stay reachable until `release` is called, so that only a full collection frees them. */
+function allocate(bytes: number): { release: () => void } {
+  let held: number[][] | undefined = [];
+  for (let size = 0; size < bytes; size += 8 * 1024) held.push(new Array<number>(1024).fill(size));
+  return {
+    release: () => {
+      held = undefined;
+    },
+  };
+}
+
+test("no collection while the heap grew less than the step", (t) => {
+  const bound = createHeapGrowthBound({ stepBytes: 512 * MB });
+  const garbage = allocate(4 * MB);
+  t.false(bound());
+  garbage.release();
+});
+
+test("a heap grown past the step is collected back to its live size", (t) => {
+  const bound = createHeapGrowthBound({ stepBytes: 16 * MB });
+  const garbage = allocate(48 * MB);
+  const grown = getHeapStatistics().used_heap_size;
+  garbage.release();
+  t.true(bound());
+  t.true(getHeapStatistics().used_heap_size < grown - 32 * MB);
+  // The collection is the new baseline: nothing grew since.
+  t.false(bound());
+});
+
+test("collectFirst starts from the live heap, not from garbage left before", (t) => {
+  const garbage = allocate(48 * MB);
+  const grown = getHeapStatistics().used_heap_size;
+  garbage.release();
+  createHeapGrowthBound({ stepBytes: 512 * MB, collectFirst: true });
+  t.true(getHeapStatistics().used_heap_size < grown - 32 * MB);
+});
+
+test("the gc function does not leak into the global scope", (t) => {
+  createHeapGrowthBound();
+  t.is((globalThis as { gc?: unknown }).gc, undefined);
+});
