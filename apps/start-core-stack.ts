@@ -72,6 +72,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
+    bm25Index: config.bm25Index,
     metrics,
   });
   const grpc = await startGrpcServer({
