@@ -267,6 +267,10 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       entries.delete(tenantId);
       tooLarge.delete(tenantId);
     },
+    /** The tenant's cached index, if any (diagnostics and tests: what memory still holds). */
+    peek(tenantId: string): TenantBm25Index | undefined {
+      return entries.get(tenantId)?.index;
+    },
     /** Resolves when no background build is running (tests, benchmarks). */
     async idle(): Promise<void> {
       while (building.size > 0) await Promise.all(building.values());

@@ -79,6 +79,11 @@ export class TenantBm25Index {
     );
   }
 
+  /** Postings of a lexeme held in memory, those of removed chunks included until the next compaction. */
+  postingsOf(lexeme: string): number {
+    return (this.base.get(lexeme)?.docs.length ?? 0) + (this.added.get(lexeme)?.docs.length ?? 0);
+  }
+
   has(chunkId: string): boolean {
     return this.ordinalOf.has(chunkId);
   }
@@ -196,7 +201,8 @@ export class TenantBm25Index {
       this.scores = new Float64Array(this.ids.length * 2);
       this.touched = new Int32Array(this.ids.length * 2);
     }
-    const { scores, touched, live, lengths } = this;
+    const { scores, live, lengths } = this;
+    const touched = this.touched;
     let count = 0;
     const add = (doc: number, tf: number, weight: number) => {
       if (!bit(live, doc) || (allowed !== undefined && !bit(allowed, doc))) return;
@@ -219,7 +225,8 @@ export class TenantBm25Index {
 
   /** The best k of the touched chunks; resets their scores. */
   private bestK(count: number, k: number): ScoredChunk[] {
-    const { scores, touched, ids } = this;
+    const { scores, ids } = this;
+    const touched = this.touched;
     const best: { id: string; score: number }[] = [];
     const before = (a: { id: string; score: number }, b: { id: string; score: number }) =>
       a.score > b.score || (a.score === b.score && a.id < b.id);
