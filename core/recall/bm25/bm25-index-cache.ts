@@ -7,6 +7,7 @@ import {
   type FeedSnapshot,
   readChangedChunks,
   readChunkFeed,
+  readCurrentChunkIds,
   readCurrentChunks,
   readFeedXids,
   readSnapshot,
@@ -166,8 +167,14 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       const changed = await readChangedChunks(tx, tenantId, ids);
       for (const id of ids) entry.index.remove(id);
       for (const chunk of changed.current) entry.index.put(chunk);
-      // An erased chunk's lexemes must not outlive it in memory: rewrite the arrays now.
-      if (changed.erased.length > 0 || entry.index.wantsCompaction) entry.index.compact();
+      // Chunks were erased (an empty feed row, migration 0230): whatever the index holds that is no
+      // longer a current chunk goes, and the arrays are rewritten so the erased text leaves memory.
+      const erased = pending.some((r) => r.chunkIds.length === 0) || changed.erased.length > 0;
+      if (erased) {
+        const current = new Set(await readCurrentChunkIds(tx, tenantId));
+        for (const id of entry.index.chunkIds()) if (!current.has(id)) entry.index.remove(id);
+      }
+      if (erased || entry.index.wantsCompaction) entry.index.compact();
       entry.bytes = entry.index.bytes;
     }
     entry.feed.advance(read.snapshot, pending);

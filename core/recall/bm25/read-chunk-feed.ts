@@ -116,3 +116,10 @@ export async function readCurrentChunks(
     onPage(page.map((r) => ({ chunkId: r.id, lexemes: r.lexemes, tfs: r.tfs })));
   });
 }
+
+/** The ids of the tenant's current chunks (reconciling the index after an erasure). */
+export async function readCurrentChunkIds(tx: TransactionSql, tenantId: string): Promise<string[]> {
+  const rows = await tx<{ id: string }[]>`
+    select c.id from chunks c where c.tenant_id = ${tenantId} and c.valid_to is null`;
+  return rows.map((r) => r.id);
+}

@@ -84,6 +84,11 @@ export class TenantBm25Index {
     return (this.base.get(lexeme)?.docs.length ?? 0) + (this.added.get(lexeme)?.docs.length ?? 0);
   }
 
+  /** The ids of the current chunks. */
+  chunkIds(): string[] {
+    return [...this.ordinalOf.keys()];
+  }
+
   has(chunkId: string): boolean {
     return this.ordinalOf.has(chunkId);
   }

@@ -7,7 +7,8 @@
 -- has applied, so a transaction that commits late — after later ones — is never skipped.
 --
 -- The feed holds chunk ids only, never content: the reader re-reads each listed chunk's tsvector in
--- its snapshot. Insert-only for writers (no counters, no waits between concurrent ingests).
+-- its snapshot. Insert-only for writers (no counters, no waits between concurrent ingests); only an
+-- erasure rewrites earlier rows, to take the erased ids out.
 
 CREATE TABLE bm25_chunk_feed (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -116,16 +117,21 @@ BEGIN
 END
 $$;
 
+-- Deleted chunks are erased data (docs/erasure.md): their ids must not stay behind in the feed. The
+-- trigger strips them from the tenant's earlier feed rows and appends an empty row instead — a
+-- reader that sees it reconciles its index with the tenant's current chunk ids and drops the rest.
 CREATE FUNCTION bm25_chunk_feed_deleted() RETURNS trigger
   LANGUAGE plpgsql AS $$
 DECLARE
+  t uuid;
   ids uuid[];
-  tenants uuid[];
 BEGIN
-  SELECT array_agg(o.id), array_agg(o.tenant_id) INTO ids, tenants FROM old_rows o WHERE o.valid_to IS NULL;
-  IF ids IS NOT NULL THEN
-    PERFORM bm25_chunk_feed_append(ids, tenants);
-  END IF;
+  FOR t, ids IN SELECT o.tenant_id, array_agg(o.id) FROM old_rows o GROUP BY o.tenant_id LOOP
+    UPDATE bm25_chunk_feed f
+    SET chunk_ids = coalesce(ARRAY(SELECT x FROM unnest(f.chunk_ids) x WHERE x <> ALL (ids)), '{}')
+    WHERE f.tenant_id = t AND f.chunk_ids && ids;
+    INSERT INTO bm25_chunk_feed (tenant_id, chunk_ids) VALUES (t, '{}');
+  END LOOP;
   RETURN NULL;
 END
 $$;
