@@ -1,4 +1,3 @@
-import type { Bm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { createCore } from "../../core/create-core.js";
 import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
 import { loadModels, type Models } from "../../core/models/load-models.js";
+import type { Bm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { type Storage, startStorage } from "../../core/start-storage.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";

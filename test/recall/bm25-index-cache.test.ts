@@ -49,7 +49,13 @@ function openWriter(write: (tx: import("../../core/store/database.js").Transacti
     written(await write(tx));
     await held;
   });
-  return { wrote, commit: async () => (commit(), await done) };
+  return {
+    wrote,
+    commit: async () => {
+      commit();
+      await done;
+    },
+  };
 }
 
 test("a transaction committing after a later one is applied when a snapshot first sees it, never skipped", async (t) => {
