@@ -47,6 +47,8 @@ export class TenantBm25Index {
   private basePostings = 0;
   private addedPostings = 0;
   private dead = 0;
+  /** Bytes of the lexeme keys (strings and map entries), kept as lists come and go. */
+  private keyBytes = 0;
   private scores = new Float64Array(0);
   private touched = new Int32Array(0);
 
@@ -62,11 +64,12 @@ export class TenantBm25Index {
 
   /** Approximate bytes held: 6 per posting, the chunk ids and lengths, the lexeme keys. */
   get bytes(): number {
-    let keys = 0;
-    for (const lexeme of this.base.keys()) keys += 2 * lexeme.length + 48;
-    for (const lexeme of this.added.keys()) keys += 2 * lexeme.length + 64;
     return (
-      6 * this.basePostings + 16 * this.addedPostings + 120 * this.ids.length + keys + this.live.byteLength
+      6 * this.basePostings +
+      16 * this.addedPostings +
+      120 * this.ids.length +
+      this.keyBytes +
+      this.live.byteLength
     );
   }
 
@@ -120,6 +123,7 @@ export class TenantBm25Index {
       if (list === undefined) {
         list = { docs: [], tfs: [] };
         this.added.set(lexeme, list);
+        this.keyBytes += 2 * lexeme.length + 64;
       }
       list.docs.push(doc);
       list.tfs.push(tf);
@@ -152,6 +156,7 @@ export class TenantBm25Index {
     const lexemes = new Set([...this.base.keys(), ...this.added.keys()]);
     const base = new Map<string, BaseList>();
     let postings = 0;
+    let keyBytes = 0;
     const docs: number[] = [];
     const tfs: number[] = [];
     for (const lexeme of lexemes) {
@@ -172,6 +177,7 @@ export class TenantBm25Index {
       if (docs.length === 0) continue;
       base.set(lexeme, { docs: Int32Array.from(docs), tfs: Uint16Array.from(tfs) });
       postings += docs.length;
+      keyBytes += 2 * lexeme.length + 48;
     }
     this.ids = ids;
     this.lengths = lengths;
@@ -183,6 +189,7 @@ export class TenantBm25Index {
     this.base = base;
     this.added = new Map();
     this.basePostings = postings;
+    this.keyBytes = keyBytes;
     this.addedPostings = 0;
     this.dead = 0;
   }
