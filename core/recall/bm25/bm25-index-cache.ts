@@ -21,6 +21,8 @@ export const DEFAULT_BM25_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;
 export const INLINE_BUILD_MAX_CHUNKS = 2_000;
 /** How often cached indexes catch up on their own, so erased chunks leave memory without a recall. */
 const DEFAULT_SWEEP_MS = 30_000;
+/** A catch-up of more changed chunks than this (and than the index holds) rebuilds instead. */
+const CATCH_UP_MAX_CHUNKS = 20_000;
 /** A tenant too large for the budget is not built again for this long. */
 const TOO_LARGE_RETRY_MS = 10 * 60_000;
 
@@ -164,6 +166,12 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     const pending = entry.feed.pending(read.rows);
     if (pending.length > 0) {
       const ids = [...new Set(pending.flatMap((r) => r.chunkIds))];
+      if (ids.length > Math.max(CATCH_UP_MAX_CHUNKS, entry.index.size)) {
+        // A bulk load: re-reading that many chunks would stall this recall; rebuild in the background.
+        if (entries.get(tenantId) === entry) entries.delete(tenantId);
+        buildInBackground(tenantId);
+        return false;
+      }
       const changed = await readChangedChunks(tx, tenantId, ids);
       for (const id of ids) entry.index.remove(id);
       for (const chunk of changed.current) entry.index.put(chunk);
