@@ -72,8 +72,10 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
+    bm25Index: config.bm25Index,
     metrics,
   });
+  shutdown.push(async () => core.bm25Index?.close());
   const grpc = await startGrpcServer({
     routes: core.routes,
     interceptors: core.interceptors,

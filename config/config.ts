@@ -87,6 +87,10 @@ const envSchema = z.object({
   WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
   // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
   VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
+  // docs/recall.md "BM25": recall's BM25 from the derived in-process index (ADR 0230) or the SQL
+  // postings, and the byte budget of the indexes one core process keeps (least recently used go).
+  BM25_INDEX: z.enum(["memory", "sql"]).default("memory"),
+  BM25_INDEX_BUDGET_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   // Price ids of Stripe, one per paid plan and billing period (price_…).
@@ -161,6 +165,11 @@ export interface Config {
   readonly workerConcurrency: number;
   /** Delay between an erasure and the worker's purge of old vector-table versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs: number;
+  /**
+   * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
+   * in process under `budgetBytes` (BM25_INDEX_BUDGET_MB, default 256 MB); "sql" from bm25_postings.
+   */
+  readonly bm25Index: { readonly mode: "memory" | "sql"; readonly budgetBytes: number };
   /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */
   readonly stripe?: StripeConfig;
   /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
@@ -335,6 +344,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
+    bm25Index: { mode: env.BM25_INDEX, budgetBytes: env.BM25_INDEX_BUDGET_MB * 1024 * 1024 },
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
     webhooks: {

@@ -35,6 +35,7 @@ import { createMetricsInterceptor } from "./metrics-interceptor.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
+import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import { createRecallService } from "./recall/recall-service.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
@@ -89,6 +90,8 @@ export interface CoreOptions {
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs?: number;
+  /** Recall's BM25 source (BM25_INDEX, BM25_INDEX_BUDGET_MB); default: in-process indexes, 256 MB. */
+  readonly bm25Index?: { readonly mode: "memory" | "sql"; readonly budgetBytes: number };
   /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
   readonly metrics?: ServiceMetrics | undefined;
 }
@@ -101,6 +104,8 @@ export interface Core {
   /** For the in-process transport of gateways in the same process (client IPs are theirs to tell). */
   readonly inProcessInterceptors: Interceptor[];
   readonly authenticator: Authenticator;
+  /** The process's derived BM25 indexes (undefined with BM25_INDEX=sql); closed on shutdown. */
+  readonly bm25Index: Bm25IndexCache | undefined;
 }
 
 const MEMORY_SERVICES = [
@@ -228,7 +233,12 @@ export function createCore(options: CoreOptions): Core {
 
   // Every service is built here, once per process: the gRPC server and the in-process transport
   // both route to these same instances (one BM25 re-key scheduler per tenant and process).
+  const bm25Index =
+    options.bm25Index?.mode === "sql"
+      ? undefined
+      : createBm25IndexCache({ db, logger: options.logger, budgetBytes: options.bm25Index?.budgetBytes });
   const recall = createRecallService({
+    bm25Index,
     db,
     vectors,
     embedder: options.embedder,
@@ -266,13 +276,24 @@ export function createCore(options: CoreOptions): Core {
     logger: options.logger,
     purgeDelayMs: options.vectorPurgeDelayMs ?? 120_000,
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
-    forgetTenant: (tenantId) => authenticator.forgetTenant(tenantId),
+    forgetTenant: (tenantId) => {
+      authenticator.forgetTenant(tenantId);
+      bm25Index?.forget(tenantId);
+    },
+    // Erased chunks leave this process's BM25 index at once (other processes: next recall or sweep).
+    onChunksErased: (tenantId) =>
+      bm25Index
+        ?.refresh(tenantId)
+        .catch((error: unknown) =>
+          options.logger.warn({ err: error, tenantId }, "BM25 index not caught up after an erasure"),
+        ),
     cancelSubscription: (tenantId) => cancelSubscriptionNow(billingDeps, tenantId),
   });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
 
   return {
     authenticator,
+    bm25Index,
     interceptors: interceptorChain(options.trustClientIp, "grpc"),
     inProcessInterceptors: interceptorChain(true, "in_process"),
     routes(router) {

@@ -12,6 +12,7 @@ import { createCore } from "../../core/create-core.js";
 import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
 import { loadModels, type Models } from "../../core/models/load-models.js";
+import type { Bm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { type Storage, startStorage } from "../../core/start-storage.js";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
@@ -28,6 +29,8 @@ export interface EvalCore {
   readonly storage: Storage;
   readonly models: Models;
   readonly lexicon: Lexicon;
+  /** Core's in-process BM25 indexes (undefined with bm25Index "sql"). */
+  readonly bm25Index: Bm25IndexCache | undefined;
   /** A fresh workspace with an API token (read + write), unthrottled. */
   createTenant(label: string): Promise<{ tenantId: string; headers: Record<string, string> }>;
   stop(): Promise<void>;
@@ -46,6 +49,8 @@ export interface EvalCoreOptions {
    * pruning, the ANN index) done by the worker's jobs (issue #23).
    */
   readonly worker?: boolean;
+  /** Recall's BM25 source (BM25_INDEX): the in-process index (default) or the SQL postings. */
+  readonly bm25Index?: "memory" | "sql";
 }
 
 export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore> {
@@ -71,6 +76,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     LOG_LEVEL: "warn",
     EMBEDDED_PG_PORT: String(20000 + Math.floor(Math.random() * 20000)),
     RERANKER: options.reranker === "none" ? "none" : "builtin",
+    BM25_INDEX: options.bm25Index ?? "memory",
     ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
   });
   const logger = createLogger("warn");
@@ -89,6 +95,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     publicUrl: config.publicUrl,
     trustClientIp: true,
     workerCheck: { name: "worker", optional: true, check: async () => ({ status: "ok", detail: "eval" }) },
+    bm25Index: config.bm25Index,
   });
   const shutdown = createShutdown(logger);
   if (options.worker !== false)
@@ -102,6 +109,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     storage,
     models,
     lexicon,
+    bm25Index: core.bm25Index,
     async createTenant(label) {
       counter++;
       const slug = `eval-${label.replace(/[^a-z0-9]+/g, "-").slice(0, 40)}-${counter}-${randomBytes(3).toString("hex")}`;

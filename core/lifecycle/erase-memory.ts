@@ -73,6 +73,7 @@ export async function eraseMemory(
   const known = new Set(before.map((v) => v.id));
   const added = erased.versionIds.filter((id) => !known.has(id));
   if (added.length > 0) await deps.vectors.delete(tenantId, added);
+  await deps.onChunksErased?.(tenantId);
   deps.logger.info(
     {
       tenantId,

@@ -16,6 +16,8 @@ export interface LifecycleDeps {
   readonly upgradeUrl: string;
   /** Drops this process's cached token lookups of an erased workspace, so they fail at once. */
   readonly forgetTenant?: (tenantId: string) => void;
+  /** Scrubs the tenant's erased chunks from this process's in-memory BM25 index (ADR 0230). */
+  readonly onChunksErased?: (tenantId: string) => Promise<void> | undefined;
   /** Ends the workspace's paid subscription before its rows go (unset: payments not configured). */
   readonly cancelSubscription?: (tenantId: string) => Promise<boolean>;
 }

@@ -8,6 +8,7 @@ import type { Reranker } from "../models/reranker.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
+import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
 import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { explainHit, type RecallExplanation } from "./explain/explain-hit.js";
 import { graphPaths } from "./explain/graph-paths.js";
@@ -39,6 +40,8 @@ export interface RecallDeps {
   readonly lexicon: Lexicon | undefined;
   readonly logger: Logger;
   readonly tuning?: Partial<RecallTuning>;
+  /** Derived in-process BM25 indexes (ADR 0230); unset: BM25 from the SQL postings. */
+  readonly bm25Index?: Bm25IndexCache | undefined;
   /** Re-keys a tenant's BM25 impacts in the background when they drifted (bm25/schedule-rekey.ts). */
   readonly rekey?: RekeyScheduler;
   /**
@@ -193,6 +196,7 @@ export async function runRecall(
               lexicon: deps.lexicon,
               onCollection: (collection) => deps.rekey?.(tenantId, collection),
               filter,
+              index: deps.bm25Index,
             }),
           )
         : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };

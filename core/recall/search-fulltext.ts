@@ -1,6 +1,7 @@
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { TransactionSql } from "../store/database.js";
 import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
+import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
 import { MAX_TF_PART } from "./bm25/bm25-parameters.js";
 import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
 import { type CollectionStatistics, readCollectionStatistics } from "./bm25/read-collection-statistics.js";
@@ -16,6 +17,7 @@ import { compoundJoinCandidates } from "./expand/compound-join-candidates.js";
 import { findCompoundTerms } from "./expand/find-compound-terms.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
 import { searchBm25Filtered } from "./filter/search-bm25-filtered.js";
+import { searchBm25Indexed } from "./filter/search-bm25-indexed.js";
 
 export interface FulltextResult {
   readonly hits: ScoredChunk[];
@@ -47,6 +49,11 @@ export interface FulltextOptions {
   readonly onCollection?: (collection: CollectionStatistics) => void;
   /** Only chunks of memories matching it are ranked (ADR 0220). */
   readonly filter?: ResolvedRecallFilter | undefined;
+  /**
+   * The process's derived BM25 indexes (ADR 0230); unset: the SQL design (BM25_INDEX=sql). Recall
+   * without as_of reads the index when it is current for this snapshot, SQL otherwise.
+   */
+  readonly index?: Bm25IndexCache | undefined;
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -69,10 +76,14 @@ export async function searchFulltext(
     options.expansion ?? DEFAULT_QUERY_EXPANSION,
   );
   const words = options.query.normalize("NFC").match(WORD) ?? [];
-  const [analyzed, collection, compounds] = await Promise.all([
+  const collectionRead = readCollectionStatistics(tx, tenantId);
+  const [analyzed, collection, compounds, view] = await Promise.all([
     analyzeQueryTexts(tx, tenantId, texts),
-    readCollectionStatistics(tx, tenantId),
+    collectionRead,
     findCompoundTerms(tx, tenantId, compoundJoinCandidates(words)),
+    options.asOf === undefined && options.index !== undefined
+      ? options.index.open(tx, tenantId, async () => (await collectionRead).chunkCount)
+      : undefined,
   ]);
   options.onCollection?.(collection);
   const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
@@ -102,6 +113,19 @@ export async function searchFulltext(
       options.filter,
     );
     return { hits, terms, path: "at", maxScore: maxBm25Score(terms), coverage };
+  }
+  if (view !== undefined) {
+    const indexed = await searchBm25Indexed(
+      tx,
+      tenantId,
+      view,
+      terms,
+      collection,
+      options.depth,
+      options.filter,
+    );
+    if (indexed !== undefined)
+      return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
   }
   if (options.filter !== undefined) {
     const filtered = await searchBm25Filtered(

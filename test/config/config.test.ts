@@ -75,3 +75,13 @@ test("metrics and tracing are off unless configured; a short METRICS_TOKEN is re
   t.regex(error?.message ?? "", /^METRICS_TOKEN: /);
   t.false(error?.message.includes("short-secret"));
 });
+
+test("recall's BM25: the in-process index under 256 MB by default; sql and the budget are set by variables", (t) => {
+  t.deepEqual(loadConfig({}).bm25Index, { mode: "memory", budgetBytes: 256 * 1024 * 1024 });
+  t.deepEqual(loadConfig({ BM25_INDEX: "sql", BM25_INDEX_BUDGET_MB: "64" }).bm25Index, {
+    mode: "sql",
+    budgetBytes: 64 * 1024 * 1024,
+  });
+  t.throws(() => loadConfig({ BM25_INDEX: "lucene" }), { message: /^BM25_INDEX: / });
+  t.throws(() => loadConfig({ BM25_INDEX_BUDGET_MB: "0" }), { message: /^BM25_INDEX_BUDGET_MB: / });
+});

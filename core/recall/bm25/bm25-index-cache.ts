@@ -1,0 +1,303 @@
+import type { Logger } from "../../../config/logger.js";
+import type { Database, TransactionSql } from "../../store/database.js";
+import { withTenantSnapshot } from "../../store/with-tenant-snapshot.js";
+import { FeedWatermark } from "./feed-watermark.js";
+import {
+  type FeedRead,
+  type FeedSnapshot,
+  readChangedChunks,
+  readChunkFeed,
+  readCurrentChunkIds,
+  readCurrentChunks,
+  readFeedXids,
+  readSnapshot,
+} from "./read-chunk-feed.js";
+import { type ChunkLexemes, TenantBm25Index } from "./tenant-bm25-index.js";
+import type { ScoredChunk, WeightedTerm } from "./top-k-search.js";
+
+/** Default byte budget of all cached tenant indexes of one process (BM25_INDEX_BUDGET_MB). */
+export const DEFAULT_BM25_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;
+/** Tenants up to this many chunks are indexed inside the first recall (≈ 0.1 s); larger ones in the background. */
+export const INLINE_BUILD_MAX_CHUNKS = 2_000;
+/** How often cached indexes catch up on their own, so erased chunks leave memory without a recall. */
+const DEFAULT_SWEEP_MS = 30_000;
+/** A catch-up of more changed chunks than this (and than the index holds) rebuilds instead. */
+const CATCH_UP_MAX_CHUNKS = 20_000;
+/** A tenant too large for the budget is not built again for this long. */
+const TOO_LARGE_RETRY_MS = 10 * 60_000;
+
+export interface Bm25IndexCacheOptions {
+  readonly db: Database;
+  readonly logger: Logger;
+  readonly budgetBytes?: number | undefined;
+  readonly inlineBuildMax?: number;
+  /** 0: no periodic catch-up. */
+  readonly sweepMs?: number;
+}
+
+/** A tenant's index as one recall's snapshot sees it. */
+export interface Bm25IndexView {
+  /**
+   * Exact top k over the chunks the snapshot sees (optionally only the given ones); undefined when
+   * another recall has moved the shared index past this snapshot meanwhile (the caller uses SQL).
+   */
+  search(
+    terms: readonly WeightedTerm[],
+    avgdl: number,
+    k: number,
+    allowedChunkIds?: Iterable<string>,
+  ): ScoredChunk[] | undefined;
+}
+
+interface Entry {
+  readonly index: TenantBm25Index;
+  readonly feed: FeedWatermark;
+  bytes: number;
+  /** Catch-ups of one tenant run one after the other. */
+  lock: Promise<unknown>;
+}
+
+export interface Bm25IndexStats {
+  readonly tenants: number;
+  readonly bytes: number;
+  /** Recalls answered from the index / sent to SQL (cold, building, index ahead of the snapshot). */
+  readonly served: number;
+  readonly fellBack: number;
+  readonly builds: number;
+}
+
+/**
+ * The process's derived BM25 indexes (ADR 0230): one per recently recalled tenant, least recently
+ * used dropped first to stay under the byte budget. PostgreSQL stays the source of truth: an index is
+ * built from the chunks' tsvectors and kept current from the change feed inside each recall's
+ * snapshot; whatever cannot be proven current for that snapshot is answered by the SQL design.
+ */
+export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
+  const { db, logger } = options;
+  const budget = options.budgetBytes ?? DEFAULT_BM25_INDEX_BUDGET_BYTES;
+  const inlineBuildMax = options.inlineBuildMax ?? INLINE_BUILD_MAX_CHUNKS;
+  const entries = new Map<string, Entry>();
+  const building = new Map<string, Promise<void>>();
+  const tooLarge = new Map<string, number>();
+  let buildQueue: Promise<unknown> = Promise.resolve();
+  let served = 0;
+  let fellBack = 0;
+  let builds = 0;
+
+  const totalBytes = () => [...entries.values()].reduce((sum, e) => sum + e.bytes, 0);
+
+  /** Installs an index if it fits the budget, dropping the least recently used others. */
+  const install = (tenantId: string, entry: Entry): boolean => {
+    entries.delete(tenantId);
+    if (entry.bytes > budget) {
+      tooLarge.set(tenantId, Date.now());
+      logger.warn(
+        { tenantId, bytes: entry.bytes, budget },
+        "BM25 index exceeds BM25_INDEX_BUDGET_MB; recall uses SQL",
+      );
+      return false;
+    }
+    entries.set(tenantId, entry);
+    evict(tenantId);
+    return true;
+  };
+
+  const evict = (keep: string) => {
+    let total = totalBytes();
+    for (const [tenantId, entry] of entries) {
+      if (total <= budget) break;
+      if (tenantId === keep) continue;
+      entries.delete(tenantId);
+      total -= entry.bytes;
+    }
+  };
+
+  /** Builds the tenant's index from its current chunks in the given snapshot. */
+  const build = async (
+    tx: TransactionSql,
+    tenantId: string,
+  ): Promise<{ entry: Entry; snapshot: FeedSnapshot }> => {
+    const snapshot = await readSnapshot(tx);
+    const chunks: ChunkLexemes[] = [];
+    const [xids] = await Promise.all([
+      readFeedXids(tx, tenantId, snapshot.xmin),
+      readCurrentChunks(tx, tenantId, (page) => {
+        for (const chunk of page) chunks.push(chunk);
+      }),
+    ]);
+    const index = new TenantBm25Index(chunks);
+    builds++;
+    const entry = {
+      index,
+      feed: FeedWatermark.builtIn(snapshot, xids),
+      bytes: index.bytes,
+      lock: Promise.resolve(),
+    };
+    return { entry, snapshot };
+  };
+
+  /** One background build at a time per process; the recall meanwhile uses SQL. */
+  const buildInBackground = (tenantId: string) => {
+    if (building.has(tenantId)) return;
+    const tooLargeAt = tooLarge.get(tenantId);
+    if (tooLargeAt !== undefined && Date.now() - tooLargeAt < TOO_LARGE_RETRY_MS) return;
+    const run = buildQueue
+      .then(() => withTenantSnapshot(db, tenantId, (tx) => build(tx, tenantId)))
+      .then(({ entry }) => {
+        install(tenantId, entry);
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, tenantId }, "BM25 index build failed; recall uses SQL"),
+      )
+      .finally(() => building.delete(tenantId));
+    building.set(tenantId, run);
+    buildQueue = run;
+  };
+
+  const withLock = <T>(entry: Entry, fn: () => Promise<T>): Promise<T> => {
+    const run = entry.lock.then(fn, fn);
+    entry.lock = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Applies what the snapshot sees of the feed; false when the index is ahead of the snapshot. */
+  const catchUp = async (tx: TransactionSql, tenantId: string, entry: Entry, read: FeedRead) => {
+    if (!entry.feed.notAheadOf(read.snapshot)) return false;
+    const pending = entry.feed.pending(read.rows);
+    if (pending.length > 0) {
+      const ids = [...new Set(pending.flatMap((r) => r.chunkIds))];
+      if (ids.length > Math.max(CATCH_UP_MAX_CHUNKS, entry.index.size)) {
+        // A bulk load: re-reading that many chunks would stall this recall; rebuild in the background.
+        if (entries.get(tenantId) === entry) entries.delete(tenantId);
+        buildInBackground(tenantId);
+        return false;
+      }
+      const changed = await readChangedChunks(tx, tenantId, ids);
+      for (const id of ids) entry.index.remove(id);
+      for (const chunk of changed.current) entry.index.put(chunk);
+      // Chunks were erased (an empty feed row, migration 0230): whatever the index holds that is no
+      // longer a current chunk goes, and the arrays are rewritten so the erased text leaves memory.
+      const erased = pending.some((r) => r.chunkIds.length === 0) || changed.erased.length > 0;
+      if (erased) {
+        const current = new Set(await readCurrentChunkIds(tx, tenantId));
+        for (const id of entry.index.chunkIds()) if (!current.has(id)) entry.index.remove(id);
+      }
+      if (erased || entry.index.wantsCompaction) entry.index.compact();
+      entry.bytes = entry.index.bytes;
+    }
+    entry.feed.advance(read.snapshot, pending);
+    return true;
+  };
+
+  const viewOf = (tenantId: string, entry: Entry, snapshot: FeedSnapshot): Bm25IndexView => ({
+    search(terms, avgdl, k, allowedChunkIds) {
+      // Between the catch-up and now, another recall may have applied transactions this one does not see.
+      if (entries.get(tenantId) !== entry || !entry.feed.notAheadOf(snapshot)) {
+        fellBack++;
+        return undefined;
+      }
+      served++;
+      const allowed = allowedChunkIds === undefined ? undefined : entry.index.allow(allowedChunkIds);
+      return entry.index.search(terms, avgdl, k, allowed);
+    },
+  });
+
+  /**
+   * The tenant's index brought up to the recall's snapshot (`tx`, REPEATABLE READ), or undefined:
+   * cold and too large to build inline (built in the background), or ahead of this snapshot.
+   */
+  async function open(
+    tx: TransactionSql,
+    tenantId: string,
+    chunkCount: () => Promise<number>,
+  ): Promise<Bm25IndexView | undefined> {
+    const entry = entries.get(tenantId);
+    if (entry === undefined) {
+      if ((await chunkCount()) > inlineBuildMax || building.has(tenantId)) {
+        buildInBackground(tenantId);
+        fellBack++;
+        return undefined;
+      }
+      // Built in the recall's own snapshot: exactly what it sees.
+      const { entry: built, snapshot } = await build(tx, tenantId);
+      if (!install(tenantId, built)) return undefined;
+      return viewOf(tenantId, built, snapshot);
+    }
+    entries.delete(tenantId);
+    entries.set(tenantId, entry);
+    const read = await readChunkFeed(tx, tenantId, entry.feed.watermark);
+    if (read.prunedBelow > entry.feed.watermark) {
+      // The feed no longer reaches back to this index: rebuild it.
+      entries.delete(tenantId);
+      buildInBackground(tenantId);
+      fellBack++;
+      return undefined;
+    }
+    const current = await withLock(entry, () => catchUp(tx, tenantId, entry, read));
+    if (!current || entries.get(tenantId) !== entry) {
+      fellBack++;
+      return undefined;
+    }
+    evict(tenantId);
+    return viewOf(tenantId, entry, read.snapshot);
+  }
+
+  /** Catches a cached tenant up in a snapshot of its own (erasure elsewhere, periodic sweep). */
+  async function refresh(tenantId: string): Promise<void> {
+    const entry = entries.get(tenantId);
+    if (entry === undefined) return;
+    await withTenantSnapshot(db, tenantId, async (tx) => {
+      const [tenant] = await tx<{ id: string }[]>`select id from tenants where id = ${tenantId}`;
+      if (tenant === undefined) {
+        entries.delete(tenantId);
+        return;
+      }
+      const read = await readChunkFeed(tx, tenantId, entry.feed.watermark);
+      if (read.prunedBelow > entry.feed.watermark) {
+        entries.delete(tenantId);
+        return;
+      }
+      await withLock(entry, () => catchUp(tx, tenantId, entry, read));
+    });
+  }
+
+  const sweepMs = options.sweepMs ?? DEFAULT_SWEEP_MS;
+  const sweep =
+    sweepMs > 0
+      ? setInterval(() => {
+          for (const tenantId of [...entries.keys()]) {
+            refresh(tenantId).catch((error: unknown) =>
+              logger.warn({ err: error, tenantId }, "BM25 index catch-up failed"),
+            );
+          }
+        }, sweepMs)
+      : undefined;
+  sweep?.unref();
+
+  return {
+    open,
+    refresh,
+    /** Drops a tenant's index from memory (its workspace was erased). */
+    forget(tenantId: string): void {
+      entries.delete(tenantId);
+      tooLarge.delete(tenantId);
+    },
+    /** The tenant's cached index, if any (diagnostics and tests: what memory still holds). */
+    peek(tenantId: string): TenantBm25Index | undefined {
+      return entries.get(tenantId)?.index;
+    },
+    /** Resolves when no background build is running (tests, benchmarks). */
+    async idle(): Promise<void> {
+      while (building.size > 0) await Promise.all(building.values());
+    },
+    stats(): Bm25IndexStats {
+      return { tenants: entries.size, bytes: totalBytes(), served, fellBack, builds };
+    },
+    close(): void {
+      if (sweep) clearInterval(sweep);
+      entries.clear();
+    },
+  };
+}
+
+export type Bm25IndexCache = ReturnType<typeof createBm25IndexCache>;

@@ -1,0 +1,260 @@
+import { tfPart } from "./bm25-parameters.js";
+import type { ScoredChunk, WeightedTerm } from "./top-k-search.js";
+
+/** A current chunk's lexemes with their term frequencies (migration 0030's tf rule). */
+export interface ChunkLexemes {
+  readonly chunkId: string;
+  readonly lexemes: readonly string[];
+  readonly tfs: readonly number[];
+}
+
+/** Chunks a query may return (recall filters), as a bitset over the index's chunk ordinals. */
+export type AllowedChunks = Uint32Array;
+
+interface BaseList {
+  readonly docs: Int32Array;
+  readonly tfs: Uint16Array;
+}
+
+interface AddedList {
+  readonly docs: number[];
+  readonly tfs: number[];
+}
+
+/** Compaction once removed chunks or appended postings pass this share of the index. */
+const COMPACT_SHARE = 0.2;
+/** …but not for fewer appended postings than this (small tenants take many small appends). */
+const COMPACT_MIN_ADDED = 50_000;
+
+const bit = (bits: Uint32Array, i: number) => ((bits[i >>> 5] as number) >>> (i & 31)) & 1;
+
+/**
+ * A tenant's current chunks as a derived BM25 index held in process (ADR 0230): per lexeme the sorted
+ * chunk ordinals and term frequencies (compact typed arrays, plus short lists of chunks appended
+ * since), per chunk its length and whether it is still current. Scores are exactly the SQL design's
+ * for the weights and average length the caller passes (bm25-parameters.ts), ties by chunk id.
+ *
+ * Changes: `put` (re)indexes a chunk under a new ordinal, `remove` marks it dead; `compact` rewrites
+ * the arrays without dead chunks — also what scrubs an erased chunk's lexemes from memory.
+ */
+export class TenantBm25Index {
+  private ids: string[] = [];
+  private lengths: number[] = [];
+  private live = new Uint32Array(0);
+  private readonly ordinalOf = new Map<string, number>();
+  private base = new Map<string, BaseList>();
+  private added = new Map<string, AddedList>();
+  private basePostings = 0;
+  private addedPostings = 0;
+  private dead = 0;
+  /** Bytes of the lexeme keys (strings and map entries), kept as lists come and go. */
+  private keyBytes = 0;
+  private scores = new Float64Array(0);
+  private touched = new Int32Array(0);
+
+  constructor(chunks: Iterable<ChunkLexemes> = []) {
+    for (const chunk of chunks) this.put(chunk);
+    this.compact();
+  }
+
+  /** Current chunks in the index. */
+  get size(): number {
+    return this.ordinalOf.size;
+  }
+
+  /** Approximate bytes held: 6 per posting, the chunk ids and lengths, the lexeme keys. */
+  get bytes(): number {
+    return (
+      6 * this.basePostings +
+      16 * this.addedPostings +
+      120 * this.ids.length +
+      this.keyBytes +
+      this.live.byteLength
+    );
+  }
+
+  /** Whether enough changed since the last compaction to rewrite the arrays. */
+  get wantsCompaction(): boolean {
+    const ordinals = this.ids.length;
+    return (
+      this.dead > COMPACT_SHARE * ordinals ||
+      this.addedPostings > Math.max(COMPACT_MIN_ADDED, COMPACT_SHARE * this.basePostings)
+    );
+  }
+
+  /** Postings of a lexeme held in memory, those of removed chunks included until the next compaction. */
+  postingsOf(lexeme: string): number {
+    return (this.base.get(lexeme)?.docs.length ?? 0) + (this.added.get(lexeme)?.docs.length ?? 0);
+  }
+
+  /** The ids of the current chunks. */
+  chunkIds(): string[] {
+    return [...this.ordinalOf.keys()];
+  }
+
+  has(chunkId: string): boolean {
+    return this.ordinalOf.has(chunkId);
+  }
+
+  /** Number of chunks and sum of their lengths (BM25's N and total length over this index). */
+  totals(): { chunkCount: number; totalLength: number } {
+    let totalLength = 0;
+    for (const doc of this.ordinalOf.values()) totalLength += this.lengths[doc] as number;
+    return { chunkCount: this.ordinalOf.size, totalLength };
+  }
+
+  /** Indexes a current chunk (replacing an earlier state of the same chunk). */
+  put(chunk: ChunkLexemes): void {
+    this.remove(chunk.chunkId);
+    const doc = this.ids.length;
+    this.ids.push(chunk.chunkId);
+    this.ordinalOf.set(chunk.chunkId, doc);
+    if (doc >>> 5 >= this.live.length) {
+      const grown = new Uint32Array(Math.max(64, this.live.length * 2));
+      grown.set(this.live);
+      this.live = grown;
+    }
+    this.live[doc >>> 5] = (this.live[doc >>> 5] as number) | (1 << (doc & 31));
+    let length = 0;
+    for (let i = 0; i < chunk.lexemes.length; i++) {
+      const lexeme = chunk.lexemes[i] as string;
+      const tf = chunk.tfs[i] as number;
+      let list = this.added.get(lexeme);
+      if (list === undefined) {
+        list = { docs: [], tfs: [] };
+        this.added.set(lexeme, list);
+        this.keyBytes += 2 * lexeme.length + 64;
+      }
+      list.docs.push(doc);
+      list.tfs.push(tf);
+      length += tf;
+    }
+    this.addedPostings += chunk.lexemes.length;
+    this.lengths.push(length);
+  }
+
+  /** Marks a chunk no longer current; its postings stay until the next compaction. */
+  remove(chunkId: string): void {
+    const doc = this.ordinalOf.get(chunkId);
+    if (doc === undefined) return;
+    this.ordinalOf.delete(chunkId);
+    this.live[doc >>> 5] = (this.live[doc >>> 5] as number) & ~(1 << (doc & 31));
+    this.dead++;
+  }
+
+  /** Rewrites the posting arrays over the current chunks only, renumbered; frees what was removed. */
+  compact(): void {
+    const renumber = new Int32Array(this.ids.length).fill(-1);
+    const ids: string[] = [];
+    const lengths: number[] = [];
+    for (let doc = 0; doc < this.ids.length; doc++) {
+      if (!bit(this.live, doc)) continue;
+      renumber[doc] = ids.length;
+      ids.push(this.ids[doc] as string);
+      lengths.push(this.lengths[doc] as number);
+    }
+    const lexemes = new Set([...this.base.keys(), ...this.added.keys()]);
+    const base = new Map<string, BaseList>();
+    let postings = 0;
+    let keyBytes = 0;
+    const docs: number[] = [];
+    const tfs: number[] = [];
+    for (const lexeme of lexemes) {
+      docs.length = 0;
+      tfs.length = 0;
+      const keep = (doc: number, tf: number) => {
+        const to = renumber[doc] as number;
+        if (to >= 0) {
+          docs.push(to);
+          tfs.push(tf);
+        }
+      };
+      const old = this.base.get(lexeme);
+      if (old) for (let i = 0; i < old.docs.length; i++) keep(old.docs[i] as number, old.tfs[i] as number);
+      const fresh = this.added.get(lexeme);
+      if (fresh)
+        for (let i = 0; i < fresh.docs.length; i++) keep(fresh.docs[i] as number, fresh.tfs[i] as number);
+      if (docs.length === 0) continue;
+      base.set(lexeme, { docs: Int32Array.from(docs), tfs: Uint16Array.from(tfs) });
+      postings += docs.length;
+      keyBytes += 2 * lexeme.length + 48;
+    }
+    this.ids = ids;
+    this.lengths = lengths;
+    this.live = new Uint32Array(Math.max(64, Math.ceil(ids.length / 32)));
+    for (let doc = 0; doc < ids.length; doc++)
+      this.live[doc >>> 5] = (this.live[doc >>> 5] as number) | (1 << (doc & 31));
+    this.ordinalOf.clear();
+    for (const [doc, id] of ids.entries()) this.ordinalOf.set(id, doc);
+    this.base = base;
+    this.added = new Map();
+    this.basePostings = postings;
+    this.keyBytes = keyBytes;
+    this.addedPostings = 0;
+    this.dead = 0;
+  }
+
+  /** The bitset of these chunks (ids not current in the index are left out). */
+  allow(chunkIds: Iterable<string>): AllowedChunks {
+    const bits = new Uint32Array(Math.ceil(this.ids.length / 32) + 1);
+    for (const id of chunkIds) {
+      const doc = this.ordinalOf.get(id);
+      if (doc !== undefined) bits[doc >>> 5] = (bits[doc >>> 5] as number) | (1 << (doc & 31));
+    }
+    return bits;
+  }
+
+  /**
+   * Exact top k by BM25, score descending then chunk id ascending; `allowed` restricts the chunks
+   * before the top k is taken. Term-at-a-time over every posting of the query's lexemes.
+   */
+  search(terms: readonly WeightedTerm[], avgdl: number, k: number, allowed?: AllowedChunks): ScoredChunk[] {
+    if (this.scores.length < this.ids.length) {
+      this.scores = new Float64Array(this.ids.length * 2);
+      this.touched = new Int32Array(this.ids.length * 2);
+    }
+    const { scores, live, lengths } = this;
+    const touched = this.touched;
+    let count = 0;
+    const add = (doc: number, tf: number, weight: number) => {
+      if (!bit(live, doc) || (allowed !== undefined && !bit(allowed, doc))) return;
+      if (scores[doc] === 0) touched[count++] = doc;
+      scores[doc] = (scores[doc] as number) + weight * tfPart(tf, lengths[doc] as number, avgdl);
+    };
+    for (const term of terms) {
+      if (term.weight <= 0) continue;
+      const old = this.base.get(term.term);
+      if (old)
+        for (let i = 0; i < old.docs.length; i++)
+          add(old.docs[i] as number, old.tfs[i] as number, term.weight);
+      const fresh = this.added.get(term.term);
+      if (fresh)
+        for (let i = 0; i < fresh.docs.length; i++)
+          add(fresh.docs[i] as number, fresh.tfs[i] as number, term.weight);
+    }
+    return this.bestK(count, k);
+  }
+
+  /** The best k of the touched chunks; resets their scores. */
+  private bestK(count: number, k: number): ScoredChunk[] {
+    const { scores, ids } = this;
+    const touched = this.touched;
+    const best: { id: string; score: number }[] = [];
+    const before = (a: { id: string; score: number }, b: { id: string; score: number }) =>
+      a.score > b.score || (a.score === b.score && a.id < b.id);
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i] as number;
+      const score = scores[doc] as number;
+      scores[doc] = 0;
+      const last = best[best.length - 1];
+      if (best.length >= k && last !== undefined && !(score >= last.score)) continue;
+      const entry = { id: ids[doc] as string, score };
+      if (best.length >= k && last !== undefined && !before(entry, last)) continue;
+      let at = best.length;
+      while (at > 0 && before(entry, best[at - 1] as { id: string; score: number })) at--;
+      best.splice(at, 0, entry);
+      if (best.length > k) best.pop();
+    }
+    return best.map((b) => ({ chunkId: b.id, score: b.score }));
+  }
+}

@@ -1,0 +1,81 @@
+import type { TransactionSql } from "../../store/database.js";
+import type { Bm25IndexView } from "../bm25/bm25-index-cache.js";
+import type { Bm25Term } from "../bm25/plan-bm25-terms.js";
+import { averageLength, type CollectionStatistics } from "../bm25/read-collection-statistics.js";
+import type { ScoredChunk } from "../bm25/top-k-search.js";
+import type { ResolvedRecallFilter } from "./resolve-recall-filter.js";
+import { overfetchFactors } from "./search-bm25-filtered.js";
+
+const OVERFETCH_MAX = 1000;
+
+/** How the in-process index answered (FulltextResult.path). */
+export type IndexedBm25Path =
+  | "index"
+  | "index-filter-listed"
+  | "index-filter-overfetch"
+  | "index-filter-join";
+
+/**
+ * Exact BM25 top k from the tenant's in-process index (ADR 0230), filtered as the SQL design filters
+ * (search-bm25-filtered.ts, ADR 0220) — the same choice of listed / over-fetch / join, so the same
+ * hits — but the listed and joined chunks become the index's allowed-chunk set, applied before the
+ * top k. Undefined when the shared index moved past this recall's snapshot meanwhile: the caller then
+ * asks SQL.
+ */
+export async function searchBm25Indexed(
+  tx: TransactionSql,
+  tenantId: string,
+  view: Bm25IndexView,
+  terms: readonly Bm25Term[],
+  collection: CollectionStatistics,
+  k: number,
+  filter: ResolvedRecallFilter | undefined,
+): Promise<{ hits: ScoredChunk[]; path: IndexedBm25Path } | undefined> {
+  if (terms.length === 0) return { hits: [], path: filter === undefined ? "index" : "index-filter-listed" };
+  const avgdl = averageLength(collection);
+  const answer = (hits: ScoredChunk[] | undefined, path: IndexedBm25Path) =>
+    hits === undefined ? undefined : { hits, path };
+  if (filter === undefined) return answer(view.search(terms, avgdl, k), "index");
+  if (filter.memoryIds !== undefined && filter.memoryIds.length <= filter.lookupMax) {
+    if (filter.memoryIds.length === 0) return { hits: [], path: "index-filter-listed" };
+    const rows = await tx<{ id: string }[]>`
+      select c.id from chunks c
+      where c.tenant_id = ${tenantId} and c.valid_to is null
+        and c.memory_id = any(${tx.array([...filter.memoryIds])}::uuid[])`;
+    return answer(
+      view.search(
+        terms,
+        avgdl,
+        k,
+        rows.map((r) => r.id),
+      ),
+      "index-filter-listed",
+    );
+  }
+  for (const factor of overfetchFactors(filter.share)) {
+    const depth = k * factor;
+    if (depth > OVERFETCH_MAX) break;
+    const hits = view.search(terms, avgdl, depth);
+    if (hits === undefined) return undefined;
+    const kept = await filter.keepChunks(
+      tx,
+      hits.map((h) => h.chunkId),
+    );
+    const matching = hits.filter((h) => kept.has(h.chunkId));
+    if (matching.length >= k || hits.length < depth)
+      return { hits: matching.slice(0, k), path: "index-filter-overfetch" };
+  }
+  const allowed = await tx<{ id: string }[]>`
+    select c.id from memories m join chunks c on c.memory_id = m.id and c.tenant_id = m.tenant_id
+    where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed' and c.valid_to is null
+      and ${filter.sql(tx)}`;
+  return answer(
+    view.search(
+      terms,
+      avgdl,
+      k,
+      allowed.map((r) => r.id),
+    ),
+    "index-filter-join",
+  );
+}

@@ -1,0 +1,106 @@
+import test from "ava";
+import fc from "fast-check";
+import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { type ChunkLexemes, TenantBm25Index } from "../../core/recall/bm25/tenant-bm25-index.js";
+
+// The mutable in-process index recall serves BM25 from (ADR 0230): after any sequence of puts
+// (new chunks, re-indexed ones), removals and compactions, its top k equals BM25 computed chunk by
+// chunk over the chunks still current — scores, order, ties by chunk id, allowed-chunk sets.
+
+const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+const LEXEMES = ["hund", "katz", "buro", "regel", "milch", "mehl", "ei"];
+
+function bruteForce(
+  chunks: ReadonlyMap<string, ChunkLexemes>,
+  terms: readonly { term: string; weight: number }[],
+  avgdl: number,
+  k: number,
+  allowed?: ReadonlySet<string>,
+) {
+  return [...chunks.values()]
+    .filter((c) => allowed === undefined || allowed.has(c.chunkId))
+    .map((c) => {
+      const len = c.tfs.reduce((a, b) => a + b, 0);
+      const score = terms.reduce((sum, t) => {
+        const at = c.lexemes.indexOf(t.term);
+        return sum + t.weight * tfPart(at < 0 ? 0 : (c.tfs[at] ?? 0), len, avgdl);
+      }, 0);
+      return { chunkId: c.chunkId, score };
+    })
+    .filter((h) => h.score > 0)
+    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
+    .slice(0, k);
+}
+
+const chunkOf = (n: number, tfs: readonly number[]): ChunkLexemes => {
+  const lexemes: string[] = [];
+  const counts: number[] = [];
+  for (const [i, tf] of tfs.entries()) {
+    if (tf > 0) {
+      lexemes.push(LEXEMES[i] as string);
+      counts.push(tf);
+    }
+  }
+  return { chunkId: id(n), lexemes, tfs: counts };
+};
+
+const operation = fc.oneof(
+  fc.record({
+    op: fc.constant("put" as const),
+    chunk: fc.integer({ min: 0, max: 30 }),
+    tfs: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: LEXEMES.length, maxLength: LEXEMES.length }),
+  }),
+  fc.record({ op: fc.constant("remove" as const), chunk: fc.integer({ min: 0, max: 30 }) }),
+  fc.record({ op: fc.constant("compact" as const) }),
+);
+
+test("after any puts, removals and compactions the top k equals BM25 over the current chunks", (t) => {
+  fc.assert(
+    fc.property(
+      fc.array(operation, { minLength: 1, maxLength: 80 }),
+      fc.subarray(["hund", "katz", "buro", "ei", "fehlt"], { minLength: 1 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 12 }), { nil: undefined }),
+      (operations, words, k, allowedNumbers) => {
+        const index = new TenantBm25Index();
+        const current = new Map<string, ChunkLexemes>();
+        for (const o of operations) {
+          if (o.op === "put") {
+            const chunk = chunkOf(o.chunk, o.tfs);
+            index.put(chunk);
+            current.set(chunk.chunkId, chunk);
+          } else if (o.op === "remove") {
+            index.remove(id(o.chunk));
+            current.delete(id(o.chunk));
+          } else index.compact();
+        }
+        t.is(index.size, current.size);
+        const terms = words.map((term, i) => ({ term, weight: 1 + i / 3 }));
+        const avgdl = 3.5;
+        const allowed = allowedNumbers === undefined ? undefined : new Set(allowedNumbers.map(id));
+        const got = index.search(terms, avgdl, k, allowed === undefined ? undefined : index.allow(allowed));
+        const want = bruteForce(current, terms, avgdl, k, allowed);
+        t.deepEqual(
+          got.map((h) => h.chunkId),
+          want.map((h) => h.chunkId),
+        );
+        for (const [i, h] of got.entries()) t.true(Math.abs(h.score - (want[i]?.score ?? 0)) < 1e-9);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test("compaction frees the postings of removed chunks", (t) => {
+  const index = new TenantBm25Index([
+    { chunkId: id(1), lexemes: ["geheim", "hund"], tfs: [1, 2] },
+    { chunkId: id(2), lexemes: ["hund"], tfs: [1] },
+  ]);
+  index.remove(id(1));
+  t.is(index.postingsOf("geheim"), 1, "a removal only marks the chunk");
+  t.deepEqual(index.search([{ term: "geheim", weight: 1 }], 2, 5), []);
+  index.compact();
+  t.is(index.postingsOf("geheim"), 0);
+  t.is(index.postingsOf("hund"), 1);
+  t.deepEqual(index.chunkIds(), [id(2)]);
+});
