@@ -75,7 +75,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     bm25Index: config.bm25Index,
     metrics,
   });
-  shutdown.push(async () => core.bm25Index?.close());
+  shutdown.push(() => core.close());
   const grpc = await startGrpcServer({
     routes: core.routes,
     interceptors: core.interceptors,

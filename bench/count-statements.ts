@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startTestService, waitFor } from "../test/helpers/test-service.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
+import { fillSyntheticMemories } from "./fill-synthetic-memories.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 
 const { values } = parseArgs({
@@ -203,42 +204,6 @@ try {
 
 /** One-chunk memories of the synthetic corpus, written as bench/load.ts fills its database. */
 async function fillSynthetic(count: number, tenantId: string): Promise<void> {
-  const { db, vectors } = service.storage;
-  const embedder = service.models.embedder;
   const corpus = await loadSyntheticCorpus(values["eval-dir"]);
-  for (let start = 0; start < count; start += 500) {
-    const texts = Array.from({ length: Math.min(500, count - start) }, (_, i) => corpus.chunk(start + i));
-    const rows = await db.withTenant(tenantId, async (tx) => {
-      const memories = await tx<{ id: string; n: number }[]>`
-        insert into memories (tenant_id, lineage_id, kind, title, content, content_sha256, status, chunks_written,
-                              embedding_space)
-        select ${tenantId}, gen_random_uuid(), 'entry', 'Notiz ' || (${start} + n), c,
-               sha256(convert_to(c, 'UTF8')), 'indexed', 1, ${embedder.id}
-        from unnest(${tx.array(texts)}::text[]) with ordinality u(c, n)
-        returning id, substring(title from 7)::int - ${start} as n`;
-      const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
-      return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
-        insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                            lexeme_count, valid_from, vector_stored)
-        select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c),
-               (select coalesce(sum(cardinality(x.positions)), 0) from unnest(to_tsvector('german', c)) x)::int,
-               now(), true
-        from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
-        returning id, memory_id, valid_from`;
-    });
-    const embedded = await embedder.embed(texts, "passage");
-    await vectors.upsert(
-      tenantId,
-      embedder.id,
-      rows.map((r, i) => ({
-        chunkId: r.id,
-        memoryId: r.memory_id,
-        vector: embedded[i] ?? new Float32Array(embedder.dim),
-        validFrom: r.valid_from,
-        validTo: null,
-      })),
-    );
-  }
-  await db.sql`select bm25_compact(${tenantId})`;
-  await db.sql.unsafe("vacuum analyze bm25_postings, bm25_term_stats, bm25_stats_delta, chunks, memories");
+  await fillSyntheticMemories(service.storage, service.models.embedder, tenantId, corpus, count);
 }

@@ -32,6 +32,7 @@ import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { freePort } from "../test/helpers/free-port.js";
 import { spawnService, waitForHealth } from "../test/helpers/service-process.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
+import { fillSyntheticMemories } from "./fill-synthetic-memories.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -95,44 +96,11 @@ try {
   const { token } = await issueApiToken(db.sql, { tenantId: tenant.id, name: "bench", scopes: ["read"] });
   const corpus = await loadSyntheticCorpus(values["eval-dir"]);
   const embedder = models.embedder;
-  for (let start = 0; start < MEMORIES; start += 500) {
-    const texts = Array.from({ length: Math.min(500, MEMORIES - start) }, (_, i) => corpus.chunk(start + i));
-    const rows = await db.withTenant(tenant.id, async (tx) => {
-      const memories = await tx<{ id: string; n: number }[]>`
-        insert into memories (tenant_id, lineage_id, kind, title, content, content_sha256, status, chunks_written,
-                              embedding_space)
-        select ${tenant.id}, gen_random_uuid(), 'entry', 'Notiz ' || (${start} + n), c,
-               sha256(convert_to(c, 'UTF8')), 'indexed', 1, ${embedder.id}
-        from unnest(${tx.array(texts)}::text[]) with ordinality u(c, n)
-        returning id, substring(title from 7)::int - ${start} as n`;
-      const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
-      return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
-        insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                            lexeme_count, valid_from, vector_stored)
-        select ${tenant.id}, m, 0, c, 0, length(c), 0, to_tsvector('german', c),
-               (select coalesce(sum(cardinality(x.positions)), 0) from unnest(to_tsvector('german', c)) x)::int,
-               now(), true
-        from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
-        returning id, memory_id, valid_from`;
-    });
-    const embedded = await embedder.embed(texts, "passage");
-    await vectors.upsert(
-      tenant.id,
-      embedder.id,
-      rows.map((r, i) => ({
-        chunkId: r.id,
-        memoryId: r.memory_id,
-        vector: embedded[i] ?? new Float32Array(embedder.dim),
-        validFrom: r.valid_from,
-        validTo: null,
-      })),
-    );
-    if ((start / 500) % 4 === 0) log(`filled ${start + texts.length} / ${MEMORIES}`);
-  }
+  await fillSyntheticMemories(storage, embedder, tenant.id, corpus, MEMORIES, (filled) => {
+    if ((filled / 500) % 4 === 1) log(`filled ${filled} / ${MEMORIES}`);
+  });
   const maintained = await maintainVectorTable(vectors, tenant.id, embedder.id);
   log(`vector table: ${JSON.stringify(maintained)}`);
-  await db.sql`select bm25_compact(${tenant.id})`;
-  await db.sql.unsafe("vacuum analyze bm25_postings, bm25_term_stats, bm25_stats_delta, chunks, memories");
   await models.close();
   await storage.stop();
   const fillSeconds = (performance.now() - fillStarted) / 1000;

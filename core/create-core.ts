@@ -36,6 +36,7 @@ import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
+import { createRecallLogWriter } from "./recall/recall-log-writer.js";
 import { createRecallService } from "./recall/recall-service.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
@@ -104,8 +105,13 @@ export interface Core {
   /** For the in-process transport of gateways in the same process (client IPs are theirs to tell). */
   readonly inProcessInterceptors: Interceptor[];
   readonly authenticator: Authenticator;
-  /** The process's derived BM25 indexes (undefined with BM25_INDEX=sql); closed on shutdown. */
+  /** The process's derived BM25 indexes (undefined with BM25_INDEX=sql); closed by `close`. */
   readonly bm25Index: Bm25IndexCache | undefined;
+  /**
+   * On shutdown, after the servers stopped taking calls and before the database closes: writes the
+   * recall latencies still pending and drops the BM25 indexes.
+   */
+  close(): Promise<void>;
 }
 
 const MEMORY_SERVICES = [
@@ -237,7 +243,9 @@ export function createCore(options: CoreOptions): Core {
     options.bm25Index?.mode === "sql"
       ? undefined
       : createBm25IndexCache({ db, logger: options.logger, budgetBytes: options.bm25Index?.budgetBytes });
+  const recallLog = createRecallLogWriter({ db, logger: options.logger });
   const recall = createRecallService({
+    recallLog,
     bm25Index,
     db,
     vectors,
@@ -294,6 +302,10 @@ export function createCore(options: CoreOptions): Core {
   return {
     authenticator,
     bm25Index,
+    async close() {
+      await recallLog.flush();
+      bm25Index?.close();
+    },
     interceptors: interceptorChain(options.trustClientIp, "grpc"),
     inProcessInterceptors: interceptorChain(true, "in_process"),
     routes(router) {

@@ -132,6 +132,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     },
     async stop() {
       await shutdown.stopAll();
+      await core.close();
       await models.close();
       await storage.stop();
       await dropDatabase?.();

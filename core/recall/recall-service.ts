@@ -19,7 +19,7 @@ import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { recallFilterOf } from "./filter/recall-filter.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats } from "./read-recall-stats.js";
-import { createRecallLogWriter } from "./recall-log-writer.js";
+import { createRecallLogWriter, type RecallLogWriter } from "./recall-log-writer.js";
 import { DEFAULT_HOPS, DEFAULT_K, type RecallOptions } from "./recall-options.js";
 import { indexStatusEnum, memoryKindEnum, memoryTypeEnum } from "./recall-proto-enums.js";
 import { type RecallDeps, type RecallOutcome, runRecall } from "./run-recall.js";
@@ -27,6 +27,8 @@ import { type RecallDeps, type RecallOutcome, runRecall } from "./run-recall.js"
 export type RecallServiceDeps = RecallDeps & {
   /** The workspace's own embedder / reranker (BYOK); unset: the service's for everyone. */
   readonly models?: TenantModels | undefined;
+  /** Where recall latencies go (create-core owns it, to flush it on shutdown); unset: a new one. */
+  readonly recallLog?: RecallLogWriter;
 };
 
 const DEFAULT_RECENT = 10;
@@ -97,7 +99,7 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
 export function createRecallService(options: RecallServiceDeps): ServiceImpl<typeof RecallService> {
   const { db } = options;
   const deps: RecallDeps = { ...options, rekey: options.rekey ?? createRekeyScheduler(db, options.logger) };
-  const recallLog = createRecallLogWriter({ db, logger: options.logger });
+  const recallLog = options.recallLog ?? createRecallLogWriter({ db, logger: options.logger });
   return {
     async recall(request, ctx) {
       const { tenantId } = tenantCaller(ctx);
