@@ -249,8 +249,10 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
         // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
         // search from ≈ 0.56 to ≈ 0.92–0.97 on our vectors at 10k rows, for ≈ 4 ms instead of
         // ≈ 170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
-        // HNSW refuses ef < k; a filtered recall over-fetches up to 1,000 rows (ADR 0220).
-        .ef(Math.max(SEARCH_EF, k))
+        // HNSW refuses ef below the rows it is asked for, and with re-ranking LanceDB asks it for
+        // k × refine factor: a filtered recall over-fetching 60 or more rows (ADR 0220) lost its
+        // vector channel on indexed tables until ef followed that.
+        .ef(Math.max(SEARCH_EF, k * SEARCH_REFINE_FACTOR))
         .refineFactor(SEARCH_REFINE_FACTOR)
         .where(
           options.where === undefined

@@ -225,3 +225,19 @@ test("maintenance runs of one table at the same time (a re-queued job, an erasur
   );
   t.is(await store.count(tenant, "c"), 200);
 });
+
+test("an ANN-indexed table answers searches for more candidates than the index's default ef", async (t) => {
+  // Filtered recall over-fetches up to 1,000 candidates (ADR 0220); with exact re-ranking LanceDB asks
+  // the index for k × refine factor rows, which HNSW refuses when that exceeds ef.
+  const tenant = randomUUID();
+  await store.upsert(
+    tenant,
+    "wide",
+    Array.from({ length: 400 }, (_, i) => row(randomUUID(), axis(i % 1000), new Date())),
+  );
+  t.true((await maintainVectorTable(store, tenant, "wide", { annIndexMinRows: 300 })).indexCreated);
+  for (const k of [10, 60, 300]) {
+    const hits = await store.search(tenant, "wide", axis(7), k);
+    t.is(hits.length, k, `k = ${k}`);
+  }
+});
