@@ -1,7 +1,7 @@
 import test from "ava";
-import { SMTPServer } from "smtp-server";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeStripe, startFakeStripe } from "../helpers/fake-stripe.js";
+import { type MailCatcher, type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { createSessionCookie } from "../rest/sessions.js";
 import { freshIp } from "../tenancy/sign-in-helper.js";
@@ -12,44 +12,15 @@ import { paymentEnv, post, SECRET_KEY } from "./payment-fixtures.js";
 // stripe SDK against the local fake Stripe API, and a local SMTP server (smtp-server) catches the
 // confirmation mail. Known and unknown contracts answer alike.
 
-interface Mail {
-  to: string[];
-  body: string;
-}
-
-const mails: Mail[] = [];
-let smtp: SMTPServer;
+let smtp: MailCatcher;
+let mails: ReceivedMail[];
 let service: TestService;
 let stripe: FakeStripe;
 
-/** Quoted-printable of UTF-8 text (raw is the message read byte for byte as latin1). */
-function decodeQuotedPrintable(raw: string): string {
-  const bytes = raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(bytes, "latin1").toString("utf8");
-}
-
 test.before(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("latin1")),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const address = smtp.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  smtp = await startMailCatcher();
+  mails = smtp.mails;
+  const port = smtp.port;
   stripe = await startFakeStripe(SECRET_KEY);
   service = await startTestService({
     models: testModels(),
@@ -65,7 +36,7 @@ test.before(async () => {
 test.after.always(async () => {
   await service?.stop();
   await stripe?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 let subCounter = 0;

@@ -4,10 +4,10 @@ import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { freePort } from "../helpers/free-port.js";
+import { type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { type HttpsReceiver, startHttpsReceiver } from "../webhooks/https-receiver.js";
 
@@ -18,11 +18,6 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 export const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
 const AXE_SOURCE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
 
-export interface ReceivedMail {
-  readonly to: string[];
-  readonly body: string;
-}
-
 export interface DashboardBed {
   readonly service: TestService;
   /** PUBLIC_URL: the service's real address. */
@@ -32,37 +27,6 @@ export interface DashboardBed {
   readonly providers: FakeProviders;
   readonly browser: Browser;
   stop(): Promise<void>;
-}
-
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-/** A local SMTP peer that keeps every mail (the approach of test/oauth/oauth-kit.ts). */
-async function startMailCatcher(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const address = smtp.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return { port, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }
 
 /**

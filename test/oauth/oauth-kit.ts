@@ -5,19 +5,16 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { SMTPServer } from "smtp-server";
 import { testModels } from "../graph/graph-test-kit.js";
 import { freePort } from "../helpers/free-port.js";
+import { type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { createSessionCookie } from "../rest/sessions.js";
 import { freshIp } from "../tenancy/sign-in-helper.js";
 
 export const FORM = "application/x-www-form-urlencoded";
 
-export interface ReceivedMail {
-  to: string[];
-  body: string;
-}
+export type { ReceivedMail };
 
 export interface OAuthTestBed {
   readonly service: TestService;
@@ -27,37 +24,14 @@ export interface OAuthTestBed {
   stop(): Promise<void>;
 }
 
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
 /**
  * The service on a port fixed in advance (PUBLIC_URL must name it: the metadata, the resource and the
  * sign-in links are built from it) with a real SMTP peer catching the magic-link mails.
  */
 export async function startOAuthTestBed(): Promise<OAuthTestBed> {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const address = smtp.server.address();
-  const smtpPort = typeof address === "object" && address ? address.port : 0;
+  const smtp = await startMailCatcher();
+  const { mails } = smtp;
+  const smtpPort = smtp.port;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const service = await startTestService({
@@ -78,7 +52,7 @@ export async function startOAuthTestBed(): Promise<OAuthTestBed> {
     mails,
     async stop() {
       await service.stop();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     },
   };
 }

@@ -1,10 +1,10 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
-import { SMTPServer } from "smtp-server";
 import { hashSecret } from "../../core/auth/token-format.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { testModels } from "../graph/graph-test-kit.js";
+import { type MailCatcher, type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import {
   cookieHeader,
@@ -20,44 +20,16 @@ import {
 // Magic-link sign-in end to end: a real SMTP peer (smtp-server) receives the mail, the test follows
 // the link with fetch, and the session cookie it gets works until sign-out.
 
-interface ReceivedMail {
-  to: string[];
-  body: string;
-}
-
-const mails: ReceivedMail[] = [];
-let smtp: SMTPServer;
+let smtp: MailCatcher;
+let mails: ReceivedMail[];
 let service: TestService;
 /** PUBLIC_URL https, links written to the log: for the cookie's Secure flag. */
 let httpsService: TestService;
 
-/** Quoted-printable soft line breaks and escapes, as nodemailer encodes long text lines. */
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
 test.before(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const address = smtp.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  smtp = await startMailCatcher();
+  mails = smtp.mails;
+  const port = smtp.port;
   service = await startTestService({
     models: testModels(),
     worker: false,
@@ -78,7 +50,7 @@ test.before(async () => {
 test.after.always(async () => {
   await service?.stop();
   await httpsService?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 /** Waits for the mail to `email` and returns its link, pointed at the service's real address. */
