@@ -12,6 +12,8 @@
  * 2. Load: the service starts on that data; after a warm-up, autocannon runs POST /api/memory/recall
  *    with the xquad_de questions in turn for `--seconds`: req/s, p50/p95/p99 from per-response
  *    timings, non-2xx and errors, the service's RSS and PostgreSQL connections at start and end.
+ * 3. Mixed (`--mixed-seconds`, 0 skips): 70 % recall, 20 % store, 10 % list/stats through REST and
+ *    MCP at the same connections (bench/load-mixed.ts): req/s, p50/p99 and failures per operation.
  * Targets (quiet machine): ≥ 150 req/s, p99 ≤ 500 ms, no non-2xx, RSS flat (± 10 %).
  * Writes bench/results/load.json. Run it under `flock /tmp/heavy.lock` on a shared machine.
  */
@@ -33,6 +35,7 @@ import { freePort } from "../test/helpers/free-port.js";
 import { spawnService, waitForHealth } from "../test/helpers/service-process.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { fillSyntheticMemories } from "./fill-synthetic-memories.js";
+import { runMixedLoad } from "./load-mixed.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -45,6 +48,8 @@ const { values } = parseArgs({
     "eval-dir": { type: "string", default: "../shared/eval" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
     out: { type: "string", default: "load" },
+    // The mixed phase (70 % recall, 20 % store, 10 % list/stats over REST and MCP); 0 skips it.
+    "mixed-seconds": { type: "string", default: "30" },
     // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory.
     "profile-dir": { type: "string" },
   },
@@ -52,6 +57,7 @@ const { values } = parseArgs({
 const MEMORIES = Number(values.memories);
 const CONNECTIONS = Number(values.connections);
 const SECONDS = Number(values.seconds);
+const MIXED_SECONDS = Number(values["mixed-seconds"]);
 const ADMIN_URL =
   values["database-url"] ?? (process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -94,6 +100,11 @@ try {
     limitsOverride: { requestsPerMinutePerToken: 10_000_000, memoryLimit: null },
   });
   const { token } = await issueApiToken(db.sql, { tenantId: tenant.id, name: "bench", scopes: ["read"] });
+  const writer = await issueApiToken(db.sql, {
+    tenantId: tenant.id,
+    name: "bench mixed",
+    scopes: ["read", "write"],
+  });
   const corpus = await loadSyntheticCorpus(values["eval-dir"]);
   const embedder = models.embedder;
   await fillSyntheticMemories(storage, embedder, tenant.id, corpus, MEMORIES, (filled) => {
@@ -233,6 +244,23 @@ try {
     rssFlat: Math.abs(end.rssMb - start.rssMb) <= 0.1 * start.rssMb,
   };
   log(JSON.stringify({ figures, oneConnection, stageMeanMs, start, end, targets }, null, 2));
+  let mixed: Record<string, unknown> | undefined;
+  if (MIXED_SECONDS > 0) {
+    log(`mixed: ${CONNECTIONS} connections for ${MIXED_SECONDS} s`);
+    const mixedStart = { rssMb: await rssMb(), pgConnections: await pgConnections() };
+    const result = await runMixedLoad({
+      base,
+      token: writer.token,
+      connections: CONNECTIONS,
+      seconds: MIXED_SECONDS,
+      queries: questions,
+      content: (n) => `${corpus.chunk(MEMORIES + n)} (Lastlauf ${dbName}, Nr. ${n})`,
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const mixedEnd = { rssMb: await rssMb(), pgConnections: await pgConnections() };
+    mixed = { ...result, service: { start: mixedStart, end: mixedEnd } };
+    log(JSON.stringify(mixed, null, 2));
+  }
   writeBenchResult(values.out, {
     what: "POST /api/memory/recall through REST against `npm start` (child process), autocannon",
     memories: MEMORIES,
@@ -246,6 +274,7 @@ try {
     stageMeanMs,
     service: { start, end },
     targets,
+    ...(mixed === undefined ? {} : { mixed }),
   });
 } finally {
   await cleanUp();

@@ -1,5 +1,5 @@
 import test from "ava";
-import { freePort } from "../helpers/free-port.js";
+import { onFreePort } from "../helpers/free-port.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { createSessionCookie } from "../rest/sessions.js";
 
@@ -13,11 +13,12 @@ let tenant: TestTenant;
 let cookie: string;
 
 test.before(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  service = await startTestService({
-    worker: false,
-    env: { PORT: String(port), PUBLIC_URL: url, CORS_ORIGINS: "https://app.example.test" },
+  service = await onFreePort((port) => {
+    url = `http://127.0.0.1:${port}`;
+    return startTestService({
+      worker: false,
+      env: { PORT: String(port), PUBLIC_URL: url, CORS_ORIGINS: "https://app.example.test" },
+    });
   });
   tenant = await service.createTenant({ plan: "api" });
   cookie = await createSessionCookie(service, tenant.tenantId);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
-import { freePort } from "../helpers/free-port.js";
+import { onFreePort } from "../helpers/free-port.js";
 import { type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { type HttpsReceiver, startHttpsReceiver } from "../webhooks/https-receiver.js";
@@ -42,22 +42,24 @@ export async function startDashboardBed(
   const smtp = await startMailCatcher();
   const receiver = await startHttpsReceiver(tmpdir());
   const providers = await startFakeProviders();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const service = await startTestService({
-    models: testModels(),
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      MAIL_FROM: "Memory <auth@example.test>",
-      ...(options.selfHostedPlan === false ? {} : { SELF_HOSTED_PLAN: "api" }),
-      MASTER_KEY: randomBytes(32).toString("base64url"),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      WEBHOOK_CA_FILE: receiver.caFile,
-      PROVIDER_ALLOW_PRIVATE_URLS: "true",
-      ...options.env,
-    },
+  let url = "";
+  const service = await onFreePort((port) => {
+    url = `http://127.0.0.1:${port}`;
+    return startTestService({
+      models: testModels(),
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: "Memory <auth@example.test>",
+        ...(options.selfHostedPlan === false ? {} : { SELF_HOSTED_PLAN: "api" }),
+        MASTER_KEY: randomBytes(32).toString("base64url"),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        WEBHOOK_CA_FILE: receiver.caFile,
+        PROVIDER_ALLOW_PRIVATE_URLS: "true",
+        ...options.env,
+      },
+    });
   });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,

@@ -80,6 +80,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger,
     version: "0.0.0-test",
     ...(options.models ? { models: options.models } : {}),
+  }).catch(async (error: unknown) => {
+    // startService stopped what it started; the database and directory are this helper's.
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
   });
   return {
     ...service,

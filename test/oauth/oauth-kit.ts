@@ -6,7 +6,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { testModels } from "../graph/graph-test-kit.js";
-import { freePort } from "../helpers/free-port.js";
+import { onFreePort } from "../helpers/free-port.js";
 import { type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { createSessionCookie } from "../rest/sessions.js";
@@ -32,19 +32,21 @@ export async function startOAuthTestBed(): Promise<OAuthTestBed> {
   const smtp = await startMailCatcher();
   const { mails } = smtp;
   const smtpPort = smtp.port;
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const service = await startTestService({
-    models: testModels(),
-    worker: false,
-    captureLogs: true,
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      TRUST_PROXY: "true",
-      MAIL_FROM: "Memory <auth@example.test>",
-    },
+  let url = "";
+  const service = await onFreePort((port) => {
+    url = `http://127.0.0.1:${port}`;
+    return startTestService({
+      models: testModels(),
+      worker: false,
+      captureLogs: true,
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        TRUST_PROXY: "true",
+        MAIL_FROM: "Memory <auth@example.test>",
+      },
+    });
   });
   return {
     service,
