@@ -41,6 +41,8 @@ export interface OperationFigures {
   readonly failed: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Status and start of the body of the first failed answer, to say why. */
+  readonly firstFailure?: string;
 }
 
 export interface MixedLoadResult {
@@ -75,7 +77,7 @@ function prepare(operation: MixedOperation, n: number, options: MixedLoadOptions
     case "rest.store":
       return {
         method: "POST",
-        path: "/api/memory/entries",
+        path: "/api/v1/memory/entries",
         body: JSON.stringify({ memory_type: "semantic", title: `Last ${n}`, content: options.content(n) }),
       };
     case "mcp.store":
@@ -91,6 +93,8 @@ function prepare(operation: MixedOperation, n: number, options: MixedLoadOptions
   }
 }
 
+const withFailure = (failure: string | undefined) => (failure === undefined ? {} : { firstFailure: failure });
+
 interface Context {
   operation?: MixedOperation;
   startedAt?: number;
@@ -100,6 +104,7 @@ export function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoadResult
   const samples = new Map<MixedOperation, number[]>();
   const failed = new Map<MixedOperation, number>();
   const statuses = new Map<number, number>();
+  const firstFailure = new Map<MixedOperation, string>();
   let next = 0;
   return new Promise((resolve, reject) => {
     autocannon(
@@ -117,8 +122,12 @@ export function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoadResult
               const prepared = prepare(operation, n, options);
               context.operation = operation;
               context.startedAt = performance.now();
+              // A fresh headers object: autocannon writes Content-Length into the one it is given,
+              // which a body-less GET would otherwise inherit from the previous POST.
+              const { "Content-Length": _stale, ...headers } = request.headers ?? {};
               return {
                 ...request,
+                headers,
                 method: prepared.method,
                 path: prepared.path,
                 ...(prepared.body === undefined ? { body: undefined } : { body: prepared.body }),
@@ -133,7 +142,11 @@ export function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoadResult
               const rpcError =
                 operation.startsWith("mcp.") &&
                 (body.includes('"error":{"code"') || body.includes('"isError":true'));
-              if (status >= 300 || rpcError) failed.set(operation, (failed.get(operation) ?? 0) + 1);
+              if (status >= 300 || rpcError) {
+                failed.set(operation, (failed.get(operation) ?? 0) + 1);
+                if (!firstFailure.has(operation))
+                  firstFailure.set(operation, `${status} ${body.slice(0, 300)}`);
+              }
             },
           },
         ],
@@ -146,6 +159,7 @@ export function runMixedLoad(options: MixedLoadOptions): Promise<MixedLoadResult
             const figures: OperationFigures = {
               requests: list.length,
               failed: failed.get(operation) ?? 0,
+              ...withFailure(firstFailure.get(operation)),
               p50Ms: round(percentile(sorted, 50)),
               p99Ms: round(percentile(sorted, 99)),
             };

@@ -97,7 +97,12 @@ try {
     slug: `bench-load-${randomBytes(3).toString("hex")}`,
     name: "bench load",
     plan: "api",
-    limitsOverride: { requestsPerMinutePerToken: 10_000_000, memoryLimit: null },
+    // No limit of the plan may shape the figures (MCP has its own per-IP limit on the api plan).
+    limitsOverride: {
+      requestsPerMinutePerToken: 10_000_000,
+      memoryLimit: null,
+      mcpRequestsPerMinutePerIp: null,
+    },
   });
   const { token } = await issueApiToken(db.sql, { tenantId: tenant.id, name: "bench", scopes: ["read"] });
   const writer = await issueApiToken(db.sql, {
