@@ -91,7 +91,12 @@ export interface VectorStore {
 }
 
 const SEARCH_EF = 200;
-const SEARCH_REFINE_FACTOR = 4;
+/**
+ * Candidates re-ranked with their exact vectors per result row. 2 keeps the same share of an exact
+ * top 50 as 4 did (0.981 at 10k rows) for ≈ 27 % less CPU per search (3.9 instead of 5.3 ms: the
+ * re-ranking reads every candidate's full vector); 1 drops to 0.968 (bench/vector-search-cost.ts).
+ */
+const SEARCH_REFINE_FACTOR = 2;
 
 export interface VectorStoreOptions {
   /** The cross-process lock for creating a table (start-storage: a PostgreSQL advisory lock). */
@@ -247,8 +252,8 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
         .distanceType("cosine")
         // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts): a wider
         // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
-        // search from ≈ 0.56 to ≈ 0.92–0.97 on our vectors at 10k rows, for ≈ 4 ms instead of
-        // ≈ 170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
+        // search from ≈ 0.56 to ≈ 0.92–0.98 on our vectors at 10k rows, for ≈ 3–4 ms instead of
+        // 25–170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
         // HNSW refuses ef below the rows it is asked for, and with re-ranking LanceDB asks it for
         // k × refine factor: a filtered recall over-fetching 60 or more rows (ADR 0220) lost its
         // vector channel on indexed tables until ef followed that.

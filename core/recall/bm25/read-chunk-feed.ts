@@ -40,25 +40,40 @@ export async function readSnapshot(tx: TransactionSql): Promise<FeedSnapshot> {
   };
 }
 
-/** The snapshot and every feed row it sees from `watermark` on (one round trip each, pipelined). */
+/**
+ * The snapshot and every feed row it sees from `watermark` on, in one statement: every recall asks
+ * this, and under load each statement costs PostgreSQL and the driver more than its rows do.
+ */
 export async function readChunkFeed(
   tx: TransactionSql,
   tenantId: string,
   watermark: number,
 ): Promise<FeedRead> {
-  const [snapshot, rows, horizon] = await Promise.all([
-    readSnapshot(tx),
-    tx<{ xid: string; chunk_ids: string[] }[]>`
-      select xid::text, chunk_ids from bm25_chunk_feed
-      where tenant_id = ${tenantId} and xid >= ${watermark}
-      order by id`,
-    tx<{ pruned_below: string }[]>`
-      select pruned_below::text from bm25_chunk_feed_horizon where tenant_id = ${tenantId}`,
-  ]);
+  const [row] = await tx<
+    {
+      xmin: string;
+      xmax: string;
+      xip: string[];
+      pruned_below: string | null;
+      feed: { xid: string; ids: string[] }[];
+    }[]
+  >`
+    select pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax,
+           array(select x::text from pg_snapshot_xip(s) x) as xip,
+           (select h.pruned_below::text from bm25_chunk_feed_horizon h where h.tenant_id = ${tenantId})
+             as pruned_below,
+           coalesce((select json_agg(json_build_object('xid', f.xid::text, 'ids', f.chunk_ids) order by f.id)
+                     from bm25_chunk_feed f
+                     where f.tenant_id = ${tenantId} and f.xid >= ${watermark}), '[]'::json) as feed
+    from pg_current_snapshot() s`;
   return {
-    snapshot,
-    rows: rows.map((r) => ({ xid: Number(r.xid), chunkIds: r.chunk_ids })),
-    prunedBelow: Number(horizon[0]?.pruned_below ?? 0),
+    snapshot: {
+      xmin: Number(row?.xmin ?? 0),
+      xmax: Number(row?.xmax ?? 0),
+      xip: new Set((row?.xip ?? []).map(Number)),
+    },
+    rows: (row?.feed ?? []).map((r) => ({ xid: Number(r.xid), chunkIds: r.ids })),
+    prunedBelow: Number(row?.pruned_below ?? 0),
   };
 }
 
