@@ -50,6 +50,10 @@ const { values } = parseArgs({
     out: { type: "string", default: "load" },
     // The mixed phase (70 % recall, 20 % store, 10 % list/stats over REST and MCP); 0 skips it.
     "mixed-seconds": { type: "string", default: "30" },
+    // Seconds of load at full connections before the measured run (0: only the light warm-up). RSS
+    // grows in the first ≈ 10 s at 50 connections (462 → 622 MB, then 594–657 MB for 80 s: allocator
+    // arenas of the concurrent threads, caches), so "RSS flat" is judged after it.
+    "warm-seconds": { type: "string", default: "10" },
     // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory.
     "profile-dir": { type: "string" },
   },
@@ -199,6 +203,8 @@ try {
   };
   log("warm-up");
   await run(4, { amount: 200 });
+  const warmSeconds = Number(values["warm-seconds"]);
+  if (warmSeconds > 0) await run(CONNECTIONS, { duration: warmSeconds });
   // One connection: the latency of a recall on an otherwise idle service (CPU cost per request).
   const single = await run(1, { amount: 100 });
   const singleSorted = single.samples.sort((a, b) => a - b);
@@ -211,7 +217,17 @@ try {
   const stagesBefore = await stageSums();
   const start = { rssMb: await rssMb(), pgConnections: await pgConnections(), loadAverage: loadavg()[0] };
   log(`load: ${CONNECTIONS} connections for ${SECONDS} s`);
-  const { result, samples, statuses } = await run(CONNECTIONS, { duration: SECONDS });
+  // RSS every 5 s: tells growth that levels off (allocator arenas, caches) from a leak.
+  const rssTimeline: number[] = [start.rssMb];
+  const sampler = setInterval(() => {
+    rssMb().then(
+      (mb) => rssTimeline.push(mb),
+      () => undefined,
+    );
+  }, 5_000);
+  const { result, samples, statuses } = await run(CONNECTIONS, { duration: SECONDS }).finally(() =>
+    clearInterval(sampler),
+  );
   // Connections still draining count in full; give the pool a moment to settle before reading it.
   await new Promise((r) => setTimeout(r, 1000));
   const end = { rssMb: await rssMb(), pgConnections: await pgConnections(), loadAverage: loadavg()[0] };
@@ -248,7 +264,7 @@ try {
       figures.errors === 0,
     rssFlat: Math.abs(end.rssMb - start.rssMb) <= 0.1 * start.rssMb,
   };
-  log(JSON.stringify({ figures, oneConnection, stageMeanMs, start, end, targets }, null, 2));
+  log(JSON.stringify({ figures, oneConnection, stageMeanMs, start, end, rssTimeline, targets }, null, 2));
   let mixed: Record<string, unknown> | undefined;
   if (MIXED_SECONDS > 0) {
     log(`mixed: ${CONNECTIONS} connections for ${MIXED_SECONDS} s`);
@@ -277,7 +293,7 @@ try {
     figures,
     oneConnection,
     stageMeanMs,
-    service: { start, end },
+    service: { start, end, rssTimelineMb: rssTimeline },
     targets,
     ...(mixed === undefined ? {} : { mixed }),
   });
