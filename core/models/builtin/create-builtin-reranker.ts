@@ -38,6 +38,9 @@ export interface BuiltinRerankerOptions {
  */
 export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Reranker {
   const weights = { ...DEFAULT_RERANK_WEIGHTS, ...options.weights };
+  const features = Object.keys(weights) as (keyof RerankFeatures)[];
+  // Features weighted 0 (proximity and phrase by default) add nothing: not computed.
+  const skip = new Set(features.filter((key) => weights[key] === 0));
   const now = options.now ?? (() => new Date());
   return {
     id: BUILTIN_RERANKER_ID,
@@ -46,11 +49,8 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       const at = now();
       const match = createTokenMatcher(words);
       return candidates.map((c) => {
-        const f = rerankFeatures(words, c, at, match);
-        return (Object.keys(weights) as (keyof RerankFeatures)[]).reduce(
-          (sum, key) => sum + weights[key] * f[key],
-          0,
-        );
+        const f = rerankFeatures(words, c, at, match, skip);
+        return features.reduce((sum, key) => sum + weights[key] * f[key], 0);
       });
     },
   };
