@@ -1,10 +1,10 @@
 /**
- * Does the in-process BM25 index (ADR 0230) rank exactly as the SQL postings on the eval sets?
+ * Does the in-process BM25 index (ADR 0230) rank exactly as the SQL scorer on the eval sets?
  *
  *   npx tsx bench/bm25-index-parity.ts [--eval-dir ../shared/eval] [--limit 100] [--dataset name…]
  *
  * Ingests each set as `npm run eval` does, then runs every sampled query's full-text channel twice in
- * one snapshot — once from the index, once from bm25_postings — with the service's lexicon and depth
+ * one snapshot — once from the index, once from the SQL scorer (search-bm25.ts) — with the service's lexicon and depth
  * (50), and compares the hits: identical (ids, order, scores within 1e-9), or different only inside
  * groups of equal scores (ties, ordered by chunk id up to the last bits of the sums), or different.
  * Eval runs write new chunk ids every time, so two eval runs can differ where ties are broken by id.

@@ -3,7 +3,8 @@
  * #23 "Measure"): each query runs through PostgreSQL's `german` analyzer once, and every design gets
  * the resulting lexemes (idf-weighted as recall plans them):
  *
- *   current     core/recall/bm25/search-bm25.ts over bm25_postings (impact order + MaxScore in SQL)
+ *   current     core/recall/bm25/search-bm25.ts: exact BM25 in SQL over the GIN-found chunks' tsvectors
+ *               (the SQL path since migration 0250 dropped bm25_postings)
  *   tsRankCd    PostgreSQL ts_rank_cd over the chunks' GIN index (not BM25: its own ranking)
  *   lanceFts    LanceDB's full-text index (BM25 with its own statistics) over the same lexemes
  *   compact     core/recall/bm25/compact-bm25-index.ts, built from PostgreSQL: per term a chunk-ordinal
@@ -130,8 +131,7 @@ export async function measureBm25Peers(
   );
 
   const [sizes] = await db.sql<{ postings: string; gin: string; text: string }[]>`
-    select pg_total_relation_size('bm25_postings') + pg_total_relation_size('bm25_term_stats')
-             + pg_total_relation_size('bm25_stats_delta') as postings,
+    select pg_total_relation_size('bm25_term_stats') + pg_total_relation_size('bm25_stats_delta') as postings,
            pg_relation_size('chunks_tsv_idx') as gin,
            (select sum(octet_length(content)) from chunks where tenant_id = ${tenantId} and valid_to is null) as text`;
 

@@ -53,5 +53,5 @@ export async function fillSyntheticMemories(
     onBatch?.(start + texts.length);
   }
   await db.sql`select bm25_compact(${tenantId})`;
-  await db.sql.unsafe("vacuum analyze bm25_postings, bm25_term_stats, bm25_stats_delta, chunks, memories");
+  await db.sql.unsafe("vacuum analyze bm25_term_stats, bm25_stats_delta, chunks, memories");
 }

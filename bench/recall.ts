@@ -48,7 +48,7 @@ const { values } = parseArgs({
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
     "no-peers": { type: "boolean", default: false },
     "bulk-ingest": { type: "string", default: "10000" },
-    // Recall's BM25 source (ADR 0230): the in-process index (default) or the SQL postings.
+    // Recall's BM25 source (ADR 0230): the in-process index (default) or the SQL scorer (chunk tsvectors via GIN).
     "bm25-index": { type: "string", default: "memory" },
     // Only the BM25-only and no-rerank rows (unfiltered and filtered): skips the slow rerank row.
     light: { type: "boolean", default: false },
@@ -117,7 +117,7 @@ async function fill(from: number, to: number) {
   // A running service has autovacuum and its statistics caught up; a bulk load measured at once has
   // neither (index-only scans would visit the heap, plans would use empty statistics).
   await db.sql`select bm25_compact(${tenantId})`;
-  await db.sql.unsafe("vacuum analyze bm25_postings, bm25_term_stats, bm25_stats_delta, chunks, memories");
+  await db.sql.unsafe("vacuum analyze bm25_term_stats, bm25_stats_delta, chunks, memories");
 }
 
 const STAGES = {
@@ -212,9 +212,12 @@ try {
     await fill(filled, size);
     const loadMs = performance.now() - t0;
     filled = size;
-    const [postings] = await db.sql<
-      { n: string }[]
-    >`select count(*) as n from bm25_postings where tenant_id = ${tenantId}`;
+    // What PostgreSQL keeps for BM25 besides the chunks (migration 0250: statistics only).
+    const [statistics] = await db.sql<
+      { bytes: string; text: string }[]
+    >`select pg_total_relation_size('bm25_term_stats') + pg_total_relation_size('bm25_stats_delta')
+               + pg_total_relation_size('bm25_collection') as bytes,
+             (select sum(octet_length(content)) from chunks where tenant_id = ${tenantId} and valid_to is null) as text`;
     // Warm caches and the connection pool once, as a running service would be (and let the
     // in-process BM25 index, built in the background on the first recall, finish).
     await measure("bm25-only");
@@ -224,7 +227,8 @@ try {
     const row = {
       chunks: size,
       vectorChannel: withVectors,
-      postings: Number(postings?.n ?? 0),
+      bm25StatisticsBytes: Number(statistics?.bytes ?? 0),
+      chunkTextBytes: Number(statistics?.text ?? 0),
       loadMs: Math.round(loadMs),
       bm25Index: values["bm25-index"],
       indexWaitMs: Math.round(indexBuildMs),

@@ -88,7 +88,7 @@ const envSchema = z.object({
   // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
   VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
   // docs/recall.md "BM25": recall's BM25 from the derived in-process index (ADR 0230) or the SQL
-  // postings, and the byte budget of the indexes one core process keeps (least recently used go).
+  // scorer over the chunks' tsvectors, and the byte budget of the indexes one core process keeps (least recently used go).
   BM25_INDEX: z.enum(["memory", "sql"]).default("memory"),
   BM25_INDEX_BUDGET_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
@@ -167,7 +167,7 @@ export interface Config {
   readonly vectorPurgeDelayMs: number;
   /**
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
-   * in process under `budgetBytes` (BM25_INDEX_BUDGET_MB, default 256 MB); "sql" from bm25_postings.
+   * in process under `budgetBytes` (BM25_INDEX_BUDGET_MB, default 256 MB); "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
    */
   readonly bm25Index: { readonly mode: "memory" | "sql"; readonly budgetBytes: number };
   /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */

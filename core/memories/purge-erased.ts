@@ -17,7 +17,6 @@ const VACUUMED_TABLES = [
   "chunks",
   "edges",
   "outbox",
-  "bm25_postings",
   "bm25_term_stats",
   "bm25_stats_delta",
   "webhook_deliveries",

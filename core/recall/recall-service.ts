@@ -15,7 +15,6 @@ import { tenantCaller } from "../auth/caller.js";
 import { invalidArgument } from "../errors.js";
 import type { TenantModels } from "../keys/tenant-models.js";
 import { readQuota } from "../memories/quota.js";
-import { createRekeyScheduler } from "./bm25/schedule-rekey.js";
 import { recallFilterOf } from "./filter/recall-filter.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats } from "./read-recall-stats.js";
@@ -98,7 +97,7 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
  */
 export function createRecallService(options: RecallServiceDeps): ServiceImpl<typeof RecallService> {
   const { db } = options;
-  const deps: RecallDeps = { ...options, rekey: options.rekey ?? createRekeyScheduler(db, options.logger) };
+  const deps: RecallDeps = options;
   const recallLog = options.recallLog ?? createRecallLogWriter({ db, logger: options.logger });
   return {
     async recall(request, ctx) {

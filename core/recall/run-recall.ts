@@ -9,7 +9,6 @@ import type { Database, TransactionSql } from "../store/database.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
 import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
-import type { RekeyScheduler } from "./bm25/schedule-rekey.js";
 import { explainHit, type RecallExplanation } from "./explain/explain-hit.js";
 import { graphPaths } from "./explain/graph-paths.js";
 import { type ResolvedRecallFilter, resolveRecallFilter } from "./filter/resolve-recall-filter.js";
@@ -42,8 +41,6 @@ export interface RecallDeps {
   readonly tuning?: Partial<RecallTuning>;
   /** Derived in-process BM25 indexes (ADR 0230); unset: BM25 from the SQL postings. */
   readonly bm25Index?: Bm25IndexCache | undefined;
-  /** Re-keys a tenant's BM25 impacts in the background when they drifted (bm25/schedule-rekey.ts). */
-  readonly rekey?: RekeyScheduler;
   /**
    * The workspace chose its own provider (BYOK): a provider failure answers 502 / -32000 naming the
    * provider instead of degrading silently, so a revoked or exhausted key shows.
@@ -194,7 +191,6 @@ export async function runRecall(
               depth: tuning.channelDepth,
               asOf,
               lexicon: deps.lexicon,
-              onCollection: (collection) => deps.rekey?.(tenantId, collection),
               filter,
               index: deps.bm25Index,
             }),

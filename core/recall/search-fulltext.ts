@@ -4,10 +4,9 @@ import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
 import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
 import { MAX_TF_PART } from "./bm25/bm25-parameters.js";
 import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
-import { type CollectionStatistics, readCollectionStatistics } from "./bm25/read-collection-statistics.js";
+import { readCollectionStatistics } from "./bm25/read-collection-statistics.js";
+import type { ScoredChunk } from "./bm25/scored-chunk.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
-import { searchBm25At } from "./bm25/search-bm25-at.js";
-import type { ScoredChunk } from "./bm25/top-k-search.js";
 import {
   buildQueryTexts,
   DEFAULT_QUERY_EXPANSION,
@@ -16,7 +15,6 @@ import {
 import { compoundJoinCandidates } from "./expand/compound-join-candidates.js";
 import { findCompoundTerms } from "./expand/find-compound-terms.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
-import { searchBm25Filtered } from "./filter/search-bm25-filtered.js";
 import { searchBm25Indexed } from "./filter/search-bm25-indexed.js";
 
 export interface FulltextResult {
@@ -45,8 +43,6 @@ export interface FulltextOptions {
   readonly expansion?: QueryExpansionSettings;
   /** Weight of a vocabulary compound standing in for two query words. */
   readonly compoundJoinWeight?: number;
-  /** Told the collection figures of every search, to keep the impact keys current. */
-  readonly onCollection?: (collection: CollectionStatistics) => void;
   /** Only chunks of memories matching it are ranked (ADR 0220). */
   readonly filter?: ResolvedRecallFilter | undefined;
   /**
@@ -85,7 +81,6 @@ export async function searchFulltext(
       ? options.index.open(tx, tenantId, async () => (await collectionRead).chunkCount)
       : undefined,
   ]);
-  options.onCollection?.(collection);
   const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
   const coverage = own.size === 0 ? 0 : [...own.values()].filter(Boolean).length / own.size;
   const compoundIndex = texts.length;
@@ -96,25 +91,12 @@ export async function searchFulltext(
         textIndex: compoundIndex,
         lexeme: c.term,
         df: c.df,
-        maxImpact: c.maxImpact,
       })),
     ],
     [...weights, options.compoundJoinWeight ?? 1],
     collection.chunkCount,
   );
-  if (options.asOf !== undefined) {
-    const hits = await searchBm25At(
-      tx,
-      tenantId,
-      terms,
-      collection,
-      options.asOf,
-      options.depth,
-      options.filter,
-    );
-    return { hits, terms, path: "at", maxScore: maxBm25Score(terms), coverage };
-  }
-  if (view !== undefined) {
+  if (options.asOf === undefined && view !== undefined) {
     const indexed = await searchBm25Indexed(
       tx,
       tenantId,
@@ -127,24 +109,9 @@ export async function searchFulltext(
     if (indexed !== undefined)
       return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
   }
-  if (options.filter !== undefined) {
-    const filtered = await searchBm25Filtered(
-      tx,
-      tenantId,
-      terms,
-      collection,
-      options.depth,
-      options.filter,
-      async (k) => (await searchBm25(tx, tenantId, terms, collection, k)).hits,
-    );
-    return { hits: filtered.hits, terms, path: filtered.path, maxScore: maxBm25Score(terms), coverage };
-  }
-  const result = await searchBm25(tx, tenantId, terms, collection, options.depth);
-  return {
-    hits: result.hits,
-    terms,
-    path: result.stats.finishedBy,
-    maxScore: maxBm25Score(terms),
-    coverage,
-  };
+  const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
+    asOf: options.asOf,
+    filter: options.filter,
+  });
+  return { hits: result.hits, terms, path: result.path, maxScore: maxBm25Score(terms), coverage };
 }

@@ -142,7 +142,7 @@ test("erasing a lineage removes every trace of it from every table and every Lan
   );
   // The lexeme's statistics are in bm25_term_stats once compacted, in bm25_stats_delta until then.
   t.true(seenBefore.has("public.bm25_term_stats") || seenBefore.has("public.bm25_stats_delta"));
-  for (const table of ["memories", "chunks", "edges", "outbox", "bm25_postings"]) {
+  for (const table of ["memories", "chunks", "edges", "outbox"]) {
     t.true(seenBefore.has(`public.${table}`), `the scan finds the lineage in ${table} before`);
   }
   t.true(seenBefore.has("graphile_worker._private_jobs"), "and its queued job");

@@ -8,7 +8,7 @@ import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
-// The in-process index must rank exactly as the SQL design over bm25_postings (ADR 0230): same chunks,
+// The in-process index must rank exactly as the SQL design over the chunks' tsvectors (ADR 0230, migration 0250): same chunks,
 // same order, same scores, unfiltered and through every filter path, after supersedes and erasures.
 
 let database: TestDatabase;

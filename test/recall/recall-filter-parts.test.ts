@@ -5,8 +5,8 @@ import test from "ava";
 import fc from "fast-check";
 import { graphPaths } from "../../core/recall/explain/graph-paths.js";
 import { prefixUpperBound } from "../../core/recall/filter/memory-filter-sql.js";
+import { overfetchFactors } from "../../core/recall/filter/overfetch-factors.js";
 import { recallFilterOf } from "../../core/recall/filter/recall-filter.js";
-import { overfetchFactors } from "../../core/recall/filter/search-bm25-filtered.js";
 import { MemoryKind, MemoryType } from "../../gen/memory/v1/memory_pb.js";
 import { RecallFilterSchema, TagMatch } from "../../gen/memory/v1/recall_service_pb.js";
 

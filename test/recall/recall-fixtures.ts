@@ -60,10 +60,8 @@ export async function recount(sql: Sql, tenantId: string) {
   return { postings, df, chunkCount: collection?.n ?? 0, totalLength: collection?.total ?? 0 };
 }
 
-/** The index's view: postings, and df / collection figures as readers see them (compacted + deltas). */
+/** The statistics as readers see them: df and collection figures (compacted + pending deltas). */
 export async function readIndex(sql: Sql, tenantId: string) {
-  const postings = await sql<{ term: string; chunk_id: string; tf: number; doc_len: number }[]>`
-    select term, chunk_id, tf, doc_len from bm25_postings where tenant_id = ${tenantId}`;
   const dfRows = await sql<{ term: string; df: number }[]>`
     select term, sum(df)::int as df from (
       select term, df from bm25_term_stats where tenant_id = ${tenantId}
@@ -75,7 +73,6 @@ export async function readIndex(sql: Sql, tenantId: string) {
            (coalesce((select total_len from bm25_collection where tenant_id = ${tenantId}), 0)
             + coalesce((select sum(len_delta) from bm25_stats_delta where tenant_id = ${tenantId} and term = ''), 0))::int as total`;
   return {
-    postings,
     df: new Map(dfRows.map((r) => [r.term, r.df])),
     chunkCount: collection?.n ?? 0,
     totalLength: collection?.total ?? 0,

@@ -2,7 +2,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import test from "ava";
 import { IndexStatus, MemoryKind } from "../../gen/memory/v1/memory_pb.js";
-import { type TestService, type TestTenant, waitFor } from "../helpers/test-service.js";
+import type { TestService, TestTenant } from "../helpers/test-service.js";
 import { clientsFor, errorField, startRecallService, store, type TenantClients } from "./recall-test-kit.js";
 
 let service: TestService;
@@ -288,35 +288,4 @@ test("one tenant's recall never returns another tenant's memories", async (t) =>
   t.false(response.hits.some((h) => ids.includes(h.memoryId)));
   const at = await other.recall.recall({ query: "Datenbankserver", asOf: timestampFromDate(new Date()) });
   t.deepEqual(at.hits, []);
-});
-
-test("a tenant whose BM25 impact key drifted from its average chunk length is re-keyed in the background", async (t) => {
-  const own = await service.createTenant();
-  const ownClients = clientsFor(service, own);
-  await store(ownClients, [{ title: "Kurz", content: "Kurz." }]);
-  await store(ownClients, [
-    {
-      title: "Lang",
-      content: Array.from({ length: 60 }, (_, i) => `Wort${i} Satz über Gärten und Bäume.`).join(" "),
-    },
-  ]);
-  const sql = service.storage.db.sql;
-  const keyOf = async () =>
-    (
-      await sql<
-        { key: number }[]
-      >`select key_avgdl as key from bm25_collection where tenant_id = ${own.tenantId}`
-    )[0]?.key;
-  const before = await keyOf();
-  await ownClients.recall.recall({ query: "Gärten und Bäume" });
-  const after = await waitFor(
-    async () => {
-      const key = await keyOf();
-      return key !== undefined && key !== before ? key : undefined;
-    },
-    { what: "the re-key" },
-  );
-  t.true(after > (before ?? 0) * 1.5);
-  const response = await ownClients.recall.recall({ query: "Gärten und Bäume", k: 1 });
-  t.is(response.hits[0]?.title, "Lang");
 });

@@ -5,8 +5,6 @@ export interface AnalyzedLexeme {
   readonly textIndex: number;
   readonly lexeme: string;
   readonly df: number;
-  /** Largest impact of any of its postings (an upper bound; 0 when no chunk has it). */
-  readonly maxImpact: number;
 }
 
 /**
@@ -20,7 +18,7 @@ export async function analyzeQueryTexts(
   texts: readonly string[],
 ): Promise<AnalyzedLexeme[]> {
   if (texts.length === 0) return [];
-  const rows = await tx<{ i: number; lexeme: string; df: string; max_impact: number }[]>`
+  const rows = await tx<{ i: number; lexeme: string; df: string }[]>`
     with lex as (
       select distinct (p.i - 1)::int as i, u.lexeme
       from unnest(${tx.array([...texts])}::text[]) with ordinality p(text, i)
@@ -28,20 +26,18 @@ export async function analyzeQueryTexts(
     ), terms as (
       select distinct lexeme from lex
     ), stats as (
-      select t.lexeme, coalesce(s.df, 0) + coalesce(d.df, 0) as df,
-             greatest(coalesce(s.max_impact, 0), coalesce(d.max_impact, 0)) as max_impact
+      select t.lexeme, coalesce(s.df, 0) + coalesce(d.df, 0) as df
       from terms t
       left join bm25_term_stats s on s.tenant_id = ${tenantId} and s.term = t.lexeme
       left join lateral (
-        select sum(df_delta) as df, max(max_impact) as max_impact from bm25_stats_delta
+        select sum(df_delta) as df from bm25_stats_delta
         where tenant_id = ${tenantId} and term = t.lexeme
       ) d on true
     )
-    select lex.i, lex.lexeme, stats.df, stats.max_impact from lex join stats using (lexeme)`;
+    select lex.i, lex.lexeme, stats.df from lex join stats using (lexeme)`;
   return rows.map((r) => ({
     textIndex: r.i,
     lexeme: r.lexeme,
     df: Number(r.df),
-    maxImpact: Number(r.max_impact),
   }));
 }

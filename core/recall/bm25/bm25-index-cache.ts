@@ -12,8 +12,8 @@ import {
   readFeedXids,
   readSnapshot,
 } from "./read-chunk-feed.js";
+import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 import { type ChunkLexemes, TenantBm25Index } from "./tenant-bm25-index.js";
-import type { ScoredChunk, WeightedTerm } from "./top-k-search.js";
 
 /** Default byte budget of all cached tenant indexes of one process (BM25_INDEX_BUDGET_MB). */
 export const DEFAULT_BM25_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { TransactionSql } from "../../store/database.js";
 import { tfPart } from "./bm25-parameters.js";
-import type { ScoredChunk, WeightedTerm } from "./top-k-search.js";
+import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
 /** One lexeme of one chunk, as the migration's tf rule counts it (tsvector positions, at least 1). */
 export interface LexemeRow {

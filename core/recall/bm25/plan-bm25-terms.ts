@@ -1,11 +1,9 @@
 import type { AnalyzedLexeme } from "./analyze-query-texts.js";
 import { idf } from "./bm25-parameters.js";
-import type { WeightedTerm } from "./top-k-search.js";
+import type { WeightedTerm } from "./scored-chunk.js";
 
-/** A BM25 query term: weight = query weight × idf; maxImpact bounds its postings' impacts. */
-export interface Bm25Term extends WeightedTerm {
-  readonly maxImpact: number;
-}
+/** A BM25 query term: weight = query weight × idf. */
+export type Bm25Term = WeightedTerm;
 
 /**
  * The BM25 terms of a query: each lexeme once, weighted by idf times the largest weight of the query
@@ -18,14 +16,14 @@ export function planBm25Terms(
   textWeights: readonly number[],
   chunkCount: number,
 ): Bm25Term[] {
-  const best = new Map<string, { weight: number; df: number; maxImpact: number }>();
-  for (const { textIndex, lexeme, df, maxImpact } of analyzed) {
+  const best = new Map<string, { weight: number; df: number }>();
+  for (const { textIndex, lexeme, df } of analyzed) {
     const weight = textWeights[textIndex] ?? 0;
     const current = best.get(lexeme);
-    if (current === undefined || weight > current.weight) best.set(lexeme, { weight, df, maxImpact });
+    if (current === undefined || weight > current.weight) best.set(lexeme, { weight, df });
   }
   return [...best]
     .filter(([, { weight, df }]) => weight > 0 && df > 0)
-    .map(([term, { weight, df, maxImpact }]) => ({ term, weight: weight * idf(df, chunkCount), maxImpact }))
+    .map(([term, { weight, df }]) => ({ term, weight: weight * idf(df, chunkCount) }))
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
 }

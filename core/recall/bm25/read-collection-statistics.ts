@@ -4,8 +4,6 @@ import type { TransactionSql } from "../../store/database.js";
 export interface CollectionStatistics {
   readonly chunkCount: number;
   readonly totalLength: number;
-  /** The average length the stored impacts were computed with (0 when the tenant has no chunks yet). */
-  readonly keyAvgdl: number;
   /** Delta rows of the collection not yet compacted: a cheap gauge of how many are pending overall. */
   readonly pendingDeltas: number;
 }
@@ -19,10 +17,9 @@ export async function readCollectionStatistics(
   tx: TransactionSql,
   tenantId: string,
 ): Promise<CollectionStatistics> {
-  const [row] = await tx<{ chunk_count: string; total_len: string; key_avgdl: number; pending: string }[]>`
+  const [row] = await tx<{ chunk_count: string; total_len: string; pending: string }[]>`
     select coalesce(c.chunk_count, 0) + coalesce(d.n, 0) as chunk_count,
            coalesce(c.total_len, 0) + coalesce(d.len, 0) as total_len,
-           coalesce(c.key_avgdl, 0) as key_avgdl,
            coalesce(d.rows, 0) as pending
     from (select 1) one
     left join bm25_collection c on c.tenant_id = ${tenantId}
@@ -33,7 +30,6 @@ export async function readCollectionStatistics(
   return {
     chunkCount: Number(row?.chunk_count ?? 0),
     totalLength: Number(row?.total_len ?? 0),
-    keyAvgdl: Number(row?.key_avgdl ?? 0),
     pendingDeltas: Number(row?.pending ?? 0),
   };
 }

@@ -1,5 +1,5 @@
 import { tfPart } from "./bm25-parameters.js";
-import type { ScoredChunk, WeightedTerm } from "./top-k-search.js";
+import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
 /** A current chunk's lexemes with their term frequencies (migration 0030's tf rule). */
 export interface ChunkLexemes {

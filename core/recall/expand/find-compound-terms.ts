@@ -5,7 +5,6 @@ import { type CompoundPair, isCompoundOf, LINKING_ELEMENTS } from "./compound-jo
 export interface CompoundTerm {
   readonly term: string;
   readonly df: number;
-  readonly maxImpact: number;
 }
 
 const MAX_LINK = Math.max(...LINKING_ELEMENTS.map((l) => l.length));
@@ -22,22 +21,20 @@ export async function findCompoundTerms(
   pairs: readonly CompoundPair[],
 ): Promise<CompoundTerm[]> {
   if (pairs.length === 0) return [];
-  const rows = await tx<
-    { prefix: string; head: string; lexeme: string; term: string; df: number; max_impact: number }[]
-  >`
+  const rows = await tx<{ prefix: string; head: string; lexeme: string; term: string; df: number }[]>`
     with p as (
       select p.prefix, p.upper, p.head, (select u.lexeme from unnest(to_tsvector('german', p.head)) u limit 1) as lexeme
       from unnest(${tx.array(pairs.map((p) => p.prefix))}::text[], ${tx.array(pairs.map((p) => p.head))}::text[],
                   ${tx.array(pairs.map((p) => `${p.prefix}\u{10FFFF}`))}::text[]) as p(prefix, head, upper)
     )
-    select p.prefix, p.head, p.lexeme, s.term, s.df, s.max_impact
+    select p.prefix, p.head, p.lexeme, s.term, s.df
     from p cross join lateral (
-      select v.term, sum(v.df)::int as df, max(v.max_impact) as max_impact
+      select v.term, sum(v.df)::int as df
       from (
-        select term, df, max_impact from bm25_term_stats
+        select term, df from bm25_term_stats
         where tenant_id = ${tenantId} and term >= p.prefix and term < p.upper
         union all
-        select term, df_delta, max_impact from bm25_stats_delta
+        select term, df_delta from bm25_stats_delta
         where tenant_id = ${tenantId} and term >= p.prefix and term < p.upper
       ) v
       where length(v.term) between length(p.prefix) + 3 and length(p.prefix) + length(p.head) + ${MAX_LINK}
@@ -48,8 +45,7 @@ export async function findCompoundTerms(
     where p.lexeme is not null`;
   const found = new Map<string, CompoundTerm>();
   for (const r of rows) {
-    if (isCompoundOf(r.term, r.prefix, r.lexeme, r.head))
-      found.set(r.term, { term: r.term, df: r.df, maxImpact: r.max_impact });
+    if (isCompoundOf(r.term, r.prefix, r.lexeme, r.head)) found.set(r.term, { term: r.term, df: r.df });
   }
   return [...found.values()];
 }

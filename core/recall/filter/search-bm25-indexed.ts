@@ -2,9 +2,9 @@ import type { TransactionSql } from "../../store/database.js";
 import type { Bm25IndexView } from "../bm25/bm25-index-cache.js";
 import type { Bm25Term } from "../bm25/plan-bm25-terms.js";
 import { averageLength, type CollectionStatistics } from "../bm25/read-collection-statistics.js";
-import type { ScoredChunk } from "../bm25/top-k-search.js";
+import type { ScoredChunk } from "../bm25/scored-chunk.js";
+import { overfetchFactors } from "./overfetch-factors.js";
 import type { ResolvedRecallFilter } from "./resolve-recall-filter.js";
-import { overfetchFactors } from "./search-bm25-filtered.js";
 
 const OVERFETCH_MAX = 1000;
 
@@ -17,7 +17,7 @@ export type IndexedBm25Path =
 
 /**
  * Exact BM25 top k from the tenant's in-process index (ADR 0230), filtered as the SQL design filters
- * (search-bm25-filtered.ts, ADR 0220) — the same choice of listed / over-fetch / join, so the same
+ * (ADR 0220) — the same choice of listed / over-fetch / join, so the same
  * hits — but the listed and joined chunks become the index's allowed-chunk set, applied before the
  * top k. Undefined when the shared index moved past this recall's snapshot meanwhile: the caller then
  * asks SQL.

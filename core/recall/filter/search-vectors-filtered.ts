@@ -1,6 +1,6 @@
 import type { VectorHit } from "../../vectors/vector-store.js";
+import { overfetchFactors } from "./overfetch-factors.js";
 import type { ResolvedRecallFilter } from "./resolve-recall-filter.js";
-import { overfetchFactors } from "./search-bm25-filtered.js";
 
 /** One vector search of the query: k rows, with an optional extra LanceDB predicate. */
 export type VectorSearch = (k: number, where?: string) => Promise<VectorHit[]>;
