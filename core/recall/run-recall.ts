@@ -25,7 +25,7 @@ import { type CandidateChunk, readCandidateChunks, readFirstChunks } from "./rea
 import type { RecallOptions } from "./recall-options.js";
 import { addRerankScores } from "./rerank/add-rerank-scores.js";
 import { blendReranked } from "./rerank/blend-reranked.js";
-import { type FulltextResult, searchFulltext } from "./search-fulltext.js";
+import { Bm25IndexAhead, type FulltextResult, searchFulltext } from "./search-fulltext.js";
 import { searchVectors } from "./search-vectors.js";
 import { trimSnippet } from "./snippet/trim-snippet.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
@@ -179,10 +179,11 @@ export async function runRecall(
         })
     : Promise.resolve([]);
 
-  const { candidates, fulltext, share, fulltextHits, vectorHitsKnown } = await withTenantSnapshot(
-    deps.db,
-    tenantId,
-    async (tx) => {
+  // The channels, hydrate and graph in one snapshot. Tried once more in a new snapshot when the shared
+  // BM25 index has moved past the first one (a write committed meanwhile): the new snapshot sees that
+  // write, so the index answers, where the SQL scorer would scan the tenant's tsvectors.
+  const inSnapshot = (retryWhenIndexAhead: boolean) =>
+    withTenantSnapshot(deps.db, tenantId, async (tx) => {
       const filter = await resolving;
       const fulltext: FulltextResult = stages.fulltext
         ? await timer.time("fulltext", () =>
@@ -193,6 +194,7 @@ export async function runRecall(
               lexicon: deps.lexicon,
               filter,
               index: deps.bm25Index,
+              retryWhenIndexAhead,
             }),
           )
         : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };
@@ -237,6 +239,11 @@ export async function runRecall(
         candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
       }
       return { candidates, fulltext, share, fulltextHits, vectorHitsKnown };
+    });
+  const { candidates, fulltext, share, fulltextHits, vectorHitsKnown } = await inSnapshot(true).catch(
+    (error: unknown) => {
+      if (error instanceof Bm25IndexAhead) return inSnapshot(false);
+      throw error;
     },
   );
 

@@ -50,6 +50,19 @@ export interface FulltextOptions {
    * without as_of reads the index when it is current for this snapshot, SQL otherwise.
    */
   readonly index?: Bm25IndexCache | undefined;
+  /**
+   * When the tenant's index has moved past this recall's snapshot (a write committed since it began),
+   * throw Bm25IndexAhead instead of scoring in SQL: the caller retries in a new snapshot, which the
+   * index then answers — a transaction's begin instead of a scan of the tenant's tsvectors.
+   */
+  readonly retryWhenIndexAhead?: boolean;
+}
+
+/** The shared BM25 index is ahead of this recall's snapshot; a newer snapshot can use it. */
+export class Bm25IndexAhead extends Error {
+  constructor() {
+    super("BM25 index ahead of the recall's snapshot");
+  }
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -109,6 +122,9 @@ export async function searchFulltext(
     if (indexed !== undefined)
       return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
   }
+  // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
+  if (options.retryWhenIndexAhead && options.asOf === undefined && options.index?.peek(tenantId))
+    throw new Bm25IndexAhead();
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
     asOf: options.asOf,
     filter: options.filter,

@@ -1,6 +1,7 @@
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
+import { Bm25IndexAhead, searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
@@ -93,6 +94,34 @@ test("a recall whose snapshot is older than the shared index does not read it", 
     return view?.search([{ term: "maus", weight: 1 }], 10, 10);
   });
   t.is(result, undefined, "the index holds a chunk this snapshot cannot see: SQL must answer");
+});
+
+test("the full-text channel asks for a newer snapshot when the index is ahead, and scores in SQL only when told not to", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  await insertMemory(sql, tenant, ["Der Hund bellt."]);
+  t.deepEqual(await find(tenant, "Maus"), []);
+  const outcome = await withTenantSnapshot(database.db, tenant, async (tx) => {
+    await tx`select 1`; // the snapshot is taken here
+    await insertMemory(sql, tenant, ["Die Maus piepst, der Hund schläft."]);
+    t.is((await find(tenant, "Maus"))?.length, 1); // another recall moved the index past this snapshot
+    const options = { query: "Hund", depth: 10, index: cache };
+    const retry = await searchFulltext(tx, tenant, { ...options, retryWhenIndexAhead: true }).catch(
+      (error: unknown) => error,
+    );
+    const sqlAnswer = await searchFulltext(tx, tenant, { ...options, retryWhenIndexAhead: false });
+    return { retry, sqlAnswer };
+  });
+  t.true(outcome.retry instanceof Bm25IndexAhead);
+  // Told not to retry, the SQL scorer answers for the old snapshot: only the chunk it can see.
+  t.is(outcome.sqlAnswer.path, "sql");
+  t.is(outcome.sqlAnswer.hits.length, 1);
+  // A new snapshot sees the write, and the index answers it with both chunks.
+  const fresh = await withTenantSnapshot(database.db, tenant, (tx) =>
+    searchFulltext(tx, tenant, { query: "Hund", depth: 10, index: cache, retryWhenIndexAhead: true }),
+  );
+  t.is(fresh.path, "index");
+  t.is(fresh.hits.length, 2);
 });
 
 test("superseded chunks leave the index; erased ones leave memory, not only results", async (t) => {
