@@ -1,9 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
-import { padToStoredDim } from "../models/pad-to-stored-dim.js";
 import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { createGroupCommit, type GroupCommitOptions, type Settled } from "./group-commit.js";
+import { createSearchCoalescer } from "./search-coalesced.js";
 import { serializeRewrites } from "./serialize-rewrites.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
@@ -89,14 +89,6 @@ export interface VectorStore {
   dropSpace(tenantId: string, space: string): Promise<void>;
   close(): void;
 }
-
-const SEARCH_EF = 200;
-/**
- * Candidates re-ranked with their exact vectors per result row. 2 keeps the same share of an exact
- * top 50 as 4 did (0.981 at 10k rows) for ≈ 27 % less CPU per search (3.9 instead of 5.3 ms: the
- * re-ranking reads every candidate's full vector); 1 drops to 0.968 (bench/vector-search-cost.ts).
- */
-const SEARCH_REFINE_FACTOR = 2;
 
 export interface VectorStoreOptions {
   /** The cross-process lock for creating a table (start-storage: a PostgreSQL advisory lock). */
@@ -197,6 +189,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
       (value) => ({ ok: true, value }),
       (error: unknown) => ({ ok: false, error }),
     );
+  const searchCoalesced = createSearchCoalescer();
   const upsertBatched = createGroupCommit<PendingUpsert, { version: number }>(async (_key, batch) => {
     const [first] = batch;
     if (!first) return [];
@@ -245,29 +238,14 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     },
     async search(tenantId, space, queryVector, k, options = {}) {
       if (k < 1) return [];
-      const table = await existing(vectorTableName(tenantId, space));
+      const name = vectorTableName(tenantId, space);
+      const table = await existing(name);
       if (!table) return [];
-      const rows = (await table
-        .vectorSearch(Array.from(padToStoredDim(queryVector)))
-        .distanceType("cosine")
-        // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts): a wider
-        // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
-        // search from ≈ 0.56 to ≈ 0.92–0.98 on our vectors at 10k rows, for ≈ 3–4 ms instead of
-        // 25–170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
-        // HNSW refuses ef below the rows it is asked for, and with re-ranking LanceDB asks it for
-        // k × refine factor: a filtered recall over-fetching 60 or more rows (ADR 0220) lost its
-        // vector channel on indexed tables until ef followed that.
-        .ef(Math.max(SEARCH_EF, k * SEARCH_REFINE_FACTOR))
-        .refineFactor(SEARCH_REFINE_FACTOR)
-        .where(
-          options.where === undefined
-            ? validityFilter(options.asOf)
-            : `(${validityFilter(options.asOf)}) AND (${options.where})`,
-        )
-        .select(["chunk_id", "memory_id", "_distance"])
-        .limit(k)
-        .toArray()) as { chunk_id: string; memory_id: string; _distance: number }[];
-      return rows.map((r) => ({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance }));
+      const where =
+        options.where === undefined
+          ? validityFilter(options.asOf)
+          : `(${validityFilter(options.asOf)}) AND (${options.where})`;
+      return searchCoalesced(`${name}\u0000${k}\u0000${where}`, { table, vector: queryVector, k, where });
     },
     async upsert(tenantId, space, rows, writeOptions = {}) {
       if (rows.length === 0) return { version: 0 };

@@ -241,3 +241,30 @@ test("an ANN-indexed table answers searches for more candidates than the index's
     t.is(hits.length, k, `k = ${k}`);
   }
 });
+
+test("concurrent searches of one table, run as one multi-vector query, each get their own search's rows", async (t) => {
+  const tenant = randomUUID();
+  await store.upsert(
+    tenant,
+    "coalesced",
+    Array.from({ length: 400 }, (_, i) => row(randomUUID(), axis(i % 1000), new Date())),
+  );
+  t.true((await maintainVectorTable(store, tenant, "coalesced", { annIndexMinRows: 300 })).indexCreated);
+  const queries = Array.from({ length: 24 }, (_, i) => axis((i * 13) % 400));
+  // One at a time: each search runs alone.
+  const alone = [];
+  for (const q of queries) alone.push(await store.search(tenant, "coalesced", q, 10));
+  // All at once: the first runs alone, the others gather while it runs and go as one query.
+  const together = await Promise.all(queries.map((q) => store.search(tenant, "coalesced", q, 10)));
+  t.deepEqual(together, alone);
+  for (const hits of together) t.is(hits.length, 10);
+  // Each vector got its own answer, not one answer shared by the batch.
+  t.true(new Set(together.map((hits) => hits[0]?.chunkId)).size > queries.length / 2);
+  // Different k or predicate never share a query.
+  const [ten, three] = await Promise.all([
+    store.search(tenant, "coalesced", axis(5), 10),
+    store.search(tenant, "coalesced", axis(5), 3),
+  ]);
+  t.is(ten.length, 10);
+  t.deepEqual(three, ten.slice(0, 3));
+});

@@ -26,13 +26,14 @@ export async function analyzeQueryTexts(
     ), terms as (
       select distinct lexeme from lex
     ), stats as (
-      select t.lexeme, coalesce(s.df, 0) + coalesce(d.df, 0) as df
+      -- One primary-key lookup per lexeme: as a join, the planner (which cannot estimate the
+      -- lexemes) hashed the tenant's whole vocabulary on every recall (≈ 1.6 ms at 10k chunks).
+      select t.lexeme,
+             coalesce((select s.df from bm25_term_stats s
+                       where s.tenant_id = ${tenantId} and s.term = t.lexeme), 0)
+             + coalesce((select sum(d.df_delta) from bm25_stats_delta d
+                         where d.tenant_id = ${tenantId} and d.term = t.lexeme), 0) as df
       from terms t
-      left join bm25_term_stats s on s.tenant_id = ${tenantId} and s.term = t.lexeme
-      left join lateral (
-        select sum(df_delta) as df from bm25_stats_delta
-        where tenant_id = ${tenantId} and term = t.lexeme
-      ) d on true
     )
     select lex.i, lex.lexeme, stats.df from lex join stats using (lexeme)`;
   return rows.map((r) => ({

@@ -1,0 +1,78 @@
+import { availableParallelism } from "node:os";
+import type * as lancedb from "@lancedb/lancedb";
+import { padToStoredDim } from "../models/pad-to-stored-dim.js";
+import { createGroupCommit } from "./group-commit.js";
+
+const SEARCH_EF = 200;
+/**
+ * Batches of one key that may run at once: one per core, as LanceDB's search threads. One lane kept
+ * the 2-core machine as busy but made searches queue behind the running batch (bench:load vector
+ * stage mean 135–157 ms with one lane, 106 ms with two, at the same req/s).
+ */
+const LANES = Math.max(1, availableParallelism());
+/**
+ * Candidates re-ranked with their exact vectors per result row. 2 keeps the same share of an exact
+ * top 50 as 4 did (0.981 at 10k rows) for ≈ 27 % less CPU per search (3.9 instead of 5.3 ms: the
+ * re-ranking reads every candidate's full vector); 1 drops to 0.968 (bench/vector-search-cost.ts).
+ */
+const SEARCH_REFINE_FACTOR = 2;
+
+/** One nearest-neighbour search: its table, query vector, row count and LanceDB predicate. */
+export interface VectorSearch {
+  readonly table: lancedb.Table;
+  readonly vector: Float32Array;
+  readonly k: number;
+  readonly where: string;
+}
+
+export interface CoalescedHit {
+  readonly chunkId: string;
+  readonly memoryId: string;
+  readonly distance: number;
+}
+
+/**
+ * Runs concurrent searches of one table with the same k and predicate as one LanceDB query with
+ * several query vectors (issue 15, load): a search's fixed cost — planning, the validity pre-filter,
+ * the native call and the Arrow hand-over — is paid once per batch (bench/vector-search-cost.ts:
+ * ≈ 14 % less CPU per search in batches of 10). A search with nothing running on its key and lane
+ * starts at once; those arriving while a batch runs go together in that lane's next one. Each vector gets the rows
+ * its own search would (LanceDB applies `limit` per query vector and tags rows with `query_index`).
+ */
+export function createSearchCoalescer(): (key: string, search: VectorSearch) => Promise<CoalescedHit[]> {
+  const run = createGroupCommit<VectorSearch, CoalescedHit[]>(
+    async (_key, searches) => {
+      const [first, ...rest] = searches;
+      if (first === undefined) return [];
+      let query = first.table.vectorSearch(Array.from(padToStoredDim(first.vector)));
+      for (const search of rest) query = query.addQueryVector(Array.from(padToStoredDim(search.vector)));
+      const rows = (await query
+        .distanceType("cosine")
+        // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts): a wider
+        // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
+        // search from ≈ 0.56 to ≈ 0.92–0.98 on our vectors at 10k rows, for ≈ 3–4 ms instead of
+        // 25–170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
+        // HNSW refuses ef below the rows it is asked for, and with re-ranking LanceDB asks it for
+        // k × refine factor: a filtered recall over-fetching 60 or more rows (ADR 0220) lost its
+        // vector channel on indexed tables until ef followed that.
+        .ef(Math.max(SEARCH_EF, first.k * SEARCH_REFINE_FACTOR))
+        .refineFactor(SEARCH_REFINE_FACTOR)
+        .where(first.where)
+        .select(["chunk_id", "memory_id", "_distance"])
+        .limit(first.k)
+        .toArray()) as { query_index?: number; chunk_id: string; memory_id: string; _distance: number }[];
+      const hits = searches.map((): CoalescedHit[] => []);
+      for (const r of rows) {
+        hits[r.query_index ?? 0]?.push({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance });
+      }
+      return hits.map((value) => ({ ok: true as const, value }));
+    },
+    // A batch of one starts at once; only searches arriving during a running batch wait for it.
+    { lingerMs: 0, maxRows: 1 },
+  );
+  let lane = 0;
+  return (key, search) => {
+    lane = (lane + 1) % LANES;
+    return run(`${key}\u0000${lane}`, search, 1);
+  };
+}
