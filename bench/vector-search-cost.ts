@@ -140,13 +140,13 @@ try {
     process.stdout.write(`${JSON.stringify(row)}\n`);
     results.push(row);
   }
-  // Ten searches at a time: as single LanceDB queries in parallel, and through the store, which runs
+  // n searches at a time: as single LanceDB queries in parallel, and through the store, which runs
   // concurrent searches of one table as one multi-vector query (core/vectors/search-coalesced.ts).
-  const concurrent = async (name: string, one: (vector: Float32Array) => Promise<unknown>) => {
+  const concurrent = async (name: string, n: number, one: (vector: Float32Array) => Promise<unknown>) => {
     for (const vector of queryVectors.slice(0, 10)) await one(vector);
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    for (let i = 0; i < queryVectors.length; i += 10) await Promise.all(queryVectors.slice(i, i + 10).map(one));
+    for (let i = 0; i < queryVectors.length; i += n) await Promise.all(queryVectors.slice(i, i + n).map(one));
     const cpu = process.cpuUsage(cpuBefore);
     const row = {
       variant: name,
@@ -156,12 +156,14 @@ try {
     process.stdout.write(`${JSON.stringify(row)}\n`);
     results.push(row);
   };
-  await concurrent("10 at a time, single queries (ef 200, refine 2, prefilter)", (vector) =>
-    search({ name: "", ef: 200, refine: 2, where: "valid_to IS NULL" }, vector),
-  );
-  await concurrent("10 at a time through the store (coalesced into multi-vector queries)", (vector) =>
-    store.search(tenant, embedder.id, vector, K),
-  );
+  for (const n of [10, 50]) {
+    await concurrent(`${n} at a time, single queries (ef 200, refine 2, prefilter)`, n, (vector) =>
+      search({ name: "", ef: 200, refine: 2, where: "valid_to IS NULL" }, vector),
+    );
+    await concurrent(`${n} at a time through the store (coalesced into multi-vector queries)`, n, (vector) =>
+      store.search(tenant, embedder.id, vector, K),
+    );
+  }
   writeBenchResult("vector-search-cost", {
     what: "one vector-channel search (k = 50) on an HNSW-SQ-indexed LanceDB table, CPU of all threads",
     rows: ROWS,

@@ -33,11 +33,14 @@ export interface CoalescedHit {
 
 /**
  * Runs concurrent searches of one table with the same k and predicate as one LanceDB query with
- * several query vectors (issue 15, load): a search's fixed cost — planning, the validity pre-filter,
- * the native call and the Arrow hand-over — is paid once per batch (bench/vector-search-cost.ts:
- * ≈ 14 % less CPU per search in batches of 10). A search with nothing running on its key and lane
- * starts at once; those arriving while a batch runs go together in that lane's next one. Each vector gets the rows
- * its own search would (LanceDB applies `limit` per query vector and tags rows with `query_index`).
+ * several query vectors (issue 15, load). Measured end to end, not per search: bench:load at 50
+ * connections gave 156–184 req/s with it against 140–149 without, in alternated runs on the same
+ * machine (docs/observability.md "Load"); bench/vector-search-cost.ts shows no lower CPU per search
+ * in isolation (4.1 vs 3.9 ms at 50 at a time), so the gain is in running fewer, larger native
+ * searches beside the service's own thread, not in the search itself. A search with nothing running
+ * on its key and lane starts at once; those arriving while a batch runs go together in that lane's
+ * next one. Each vector gets the rows its own search would (LanceDB applies `limit` per query vector
+ * and tags rows with `query_index`).
  */
 export function createSearchCoalescer(): (key: string, search: VectorSearch) => Promise<CoalescedHit[]> {
   const run = createGroupCommit<VectorSearch, CoalescedHit[]>(
