@@ -1,6 +1,6 @@
 /**
- * Okapi BM25 as the issue fixes it (k1 = 1.2, b = 0.75). The migration's bm25_impact() computes the
- * same term-frequency part in SQL; both must agree (test/recall/bm25-scoring.test.ts checks it).
+ * Okapi BM25 as the issue fixes it (k1 = 1.2, b = 0.75). The migration's bm25_tf_part() computes the
+ * same term-frequency part in SQL for the SQL scorer; both must agree (test/recall/bm25-index.test.ts).
  */
 export const K1 = 1.2;
 export const B = 0.75;
