@@ -17,8 +17,8 @@ export interface ErasedLineage {
 
 /**
  * Removes a memory lineage from PostgreSQL inside the caller's tenant transaction (docs/erasure.md):
- * every version, every chunk (the BM25 triggers take their postings out and record negative
- * statistics deltas, which are folded in here so no per-term row of the erased text survives), every
+ * every version, every chunk (the BM25 triggers record negative statistics deltas and strip the ids
+ * from the index feed; the deltas are folded in here so no per-term row of the erased text survives), every
  * edge touching a version in either direction (so each link's inverse goes too), the outbox events,
  * webhook deliveries and kept idempotent answers that name a version, and the queued jobs that
  * concern one. Unlike update_fact,

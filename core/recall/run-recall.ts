@@ -39,7 +39,7 @@ export interface RecallDeps {
   readonly lexicon: Lexicon | undefined;
   readonly logger: Logger;
   readonly tuning?: Partial<RecallTuning>;
-  /** Derived in-process BM25 indexes (ADR 0230); unset: BM25 from the SQL postings. */
+  /** Derived in-process BM25 indexes (ADR 0230); unset: BM25 from the SQL scorer (ADR 0250). */
   readonly bm25Index?: Bm25IndexCache | undefined;
   /**
    * The workspace chose its own provider (BYOK): a provider failure answers 502 / -32000 naming the

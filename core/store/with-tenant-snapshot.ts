@@ -1,9 +1,9 @@
 import type { Database, TransactionSql } from "./database.js";
 
 /**
- * `db.withTenant` in one REPEATABLE READ snapshot: a recall reads the BM25 posting lists in several
- * rounds and then the chunks and memories they point to, and all of it must come from one snapshot —
- * under READ COMMITTED an ingest committing between two rounds would shift the lists under the reader.
+ * `db.withTenant` in one REPEATABLE READ snapshot: a recall reads BM25 statistics, the index's change
+ * feed and then the chunks and memories its hits point to, and all of it must come from one snapshot —
+ * under READ COMMITTED an ingest committing in between would shift what the reader sees.
  */
 export function withTenantSnapshot<T>(
   db: Database,

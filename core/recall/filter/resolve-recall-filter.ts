@@ -10,7 +10,7 @@ import type { RecallFilter } from "./recall-filter.js";
  * over-fetch and drop what does not match (ADR 0220; measured with `npm run bench:recall`).
  */
 export const DEFAULT_LISTED_MAX = 2000;
-/** Up to this many listed memories BM25 reads their chunks' postings by primary key. */
+/** Up to this many listed memories BM25 scores only their chunks (index: as the allowed set; SQL: by id). */
 export const DEFAULT_LOOKUP_MAX = 200;
 
 /** A filter checked against the tenant's memories once per recall, as each channel applies it. */
@@ -23,7 +23,7 @@ export interface ResolvedRecallFilter {
    * count, at most 1); undefined when not listed. Picks each channel's way of applying the filter.
    */
   readonly share: number | undefined;
-  /** BM25 reads the postings of at most this many listed memories by primary key (else a join). */
+  /** BM25 scores only the chunks of at most this many listed memories (else a join). */
   readonly lookupMax: number;
   /** The condition on a memories row aliased `m`. */
   sql(tx: Sql | TransactionSql): SqlFragment;
