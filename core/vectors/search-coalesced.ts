@@ -25,7 +25,8 @@ export interface VectorSearch {
   readonly where: string;
 }
 
-export interface CoalescedHit {
+/** One vector search hit: cosine distance, lower is closer. */
+export interface VectorHit {
   readonly chunkId: string;
   readonly memoryId: string;
   readonly distance: number;
@@ -42,8 +43,8 @@ export interface CoalescedHit {
  * next one. Each vector gets the rows its own search would (LanceDB applies `limit` per query vector
  * and tags rows with `query_index`).
  */
-export function createSearchCoalescer(): (key: string, search: VectorSearch) => Promise<CoalescedHit[]> {
-  const run = createGroupCommit<VectorSearch, CoalescedHit[]>(
+export function createSearchCoalescer(): (key: string, search: VectorSearch) => Promise<VectorHit[]> {
+  const run = createGroupCommit<VectorSearch, VectorHit[]>(
     async (_key, searches) => {
       const [first, ...rest] = searches;
       if (first === undefined) return [];
@@ -64,7 +65,7 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
         .select(["chunk_id", "memory_id", "_distance"])
         .limit(first.k)
         .toArray()) as { query_index?: number; chunk_id: string; memory_id: string; _distance: number }[];
-      const hits = searches.map((): CoalescedHit[] => []);
+      const hits = searches.map((): VectorHit[] => []);
       for (const r of rows) {
         hits[r.query_index ?? 0]?.push({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance });
       }

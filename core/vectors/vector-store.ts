@@ -3,20 +3,14 @@ import * as lancedb from "@lancedb/lancedb";
 import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { createGroupCommit, type GroupCommitOptions, type Settled } from "./group-commit.js";
-import { createSearchCoalescer } from "./search-coalesced.js";
+import { createSearchCoalescer, type VectorHit } from "./search-coalesced.js";
 import { serializeRewrites } from "./serialize-rewrites.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
 import { writeVerified } from "./write-verified.js";
 
 export type { ChunkVectorRow } from "./chunk-vector-schema.js";
-
-/** One vector search hit: cosine distance, lower is closer. */
-export interface VectorHit {
-  readonly chunkId: string;
-  readonly memoryId: string;
-  readonly distance: number;
-}
+export type { VectorHit } from "./search-coalesced.js";
 
 /** A stored row without its vector; validTo in epoch milliseconds, null while current. */
 export interface VectorRowInfo {

@@ -16,7 +16,8 @@ export interface SqlBm25Options {
 
 /**
  * Exact BM25 top k scored inside PostgreSQL from the chunks' tsvectors (migration 0250): the chunks
- * holding a query term are found through the GIN index on `tsv` and each is scored with today's
+ * holding a query term (`tsv @@`, which under row-level security PostgreSQL tests on the tenant's
+ * chunks rather than through the GIN index: `@@` is not leakproof) are each scored with today's
  * statistics — the same weights, k1, b and ties (score, then chunk id) as the in-process index, which
  * answers recall without `as_of` whenever it is current for the recall's snapshot (ADR 0230). This
  * path answers the rest: point-in-time recall, a tenant whose index is still being built, a recall
