@@ -1,4 +1,4 @@
-import * as ort from "onnxruntime-node";
+import type * as Ort from "onnxruntime-node";
 import { ProviderError } from "../provider-error.js";
 import type { EncodedInput } from "./load-model-tokenizer.js";
 
@@ -21,6 +21,18 @@ export interface OpenOnnxSessionOptions {
   readonly provider: string;
 }
 
+type OrtModule = typeof Ort;
+
+/**
+ * onnxruntime-node is loaded with the first ONNX session, not at start: its native library adds
+ * ≈ 15 MB of RSS to every process that imports it, and most processes run the built-in models.
+ */
+let loadingOrt: Promise<OrtModule> | undefined;
+const loadOrt = (): Promise<OrtModule> => {
+  loadingOrt ??= import("onnxruntime-node");
+  return loadingOrt;
+};
+
 type IdInput = "input_ids" | "attention_mask" | "token_type_ids";
 const ID_INPUTS: ReadonlySet<string> = new Set<IdInput>(["input_ids", "attention_mask", "token_type_ids"]);
 
@@ -34,7 +46,8 @@ export async function openOnnxSession(
   options: OpenOnnxSessionOptions,
 ): Promise<OnnxSession> {
   const { provider } = options;
-  let session: ort.InferenceSession;
+  const ort = await loadOrt();
+  let session: Ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(modelPath, {
       executionProviders: ["cpu"],
@@ -52,8 +65,8 @@ export async function openOnnxSession(
   return {
     outputNames: session.outputNames,
     async run(batch, padId) {
-      const feeds = buildFeeds(inputs, batch, padId);
-      let results: ort.InferenceSession.ReturnType;
+      const feeds = buildFeeds(ort, inputs, batch, padId);
+      let results: Ort.InferenceSession.ReturnType;
       try {
         results = await session.run(feeds);
       } catch (error) {
@@ -79,7 +92,7 @@ export async function openOnnxSession(
  * declare token_type_ids, XLM-R exports (bge-m3, e5, bge-reranker) do not — feeding an undeclared input is
  * an error, so only declared inputs are fed.
  */
-function inputSpecs(session: ort.InferenceSession, provider: string): InputSpec[] {
+function inputSpecs(session: Ort.InferenceSession, provider: string): InputSpec[] {
   const specs: InputSpec[] = [];
   for (const meta of session.inputMetadata) {
     const type = meta.isTensor ? meta.type : undefined;
@@ -98,9 +111,14 @@ function inputSpecs(session: ort.InferenceSession, provider: string): InputSpec[
 }
 
 /** Right-padded [batch, longest] tensors; padding has attention 0. */
-function buildFeeds(inputs: readonly InputSpec[], batch: readonly EncodedInput[], padId: number) {
+function buildFeeds(
+  ort: OrtModule,
+  inputs: readonly InputSpec[],
+  batch: readonly EncodedInput[],
+  padId: number,
+) {
   const length = batch.reduce((max, input) => Math.max(max, input.ids.length), 0);
-  const feeds: Record<string, ort.Tensor> = {};
+  const feeds: Record<string, Ort.Tensor> = {};
   for (const { name, type } of inputs) {
     const values = new Array<number>(batch.length * length);
     batch.forEach((input, b) => {
@@ -123,7 +141,7 @@ function buildFeeds(inputs: readonly InputSpec[], batch: readonly EncodedInput[]
   return feeds;
 }
 
-function toFloat32(tensor: ort.Tensor): Float32Array {
+function toFloat32(tensor: Ort.Tensor): Float32Array {
   if (tensor.data instanceof Float32Array) return tensor.data;
   // float16 arrives as raw 16-bit words (Uint16Array) in Node 20.
   const halves = tensor.data as Uint16Array;
