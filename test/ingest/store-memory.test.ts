@@ -1,5 +1,11 @@
 import { Code } from "@connectrpc/connect";
 import test from "ava";
+import { MAINTAIN_VECTORS_TASK } from "../../core/memories/memory-jobs.js";
+import {
+  MAINTAIN_EVERY_VERSIONS,
+  requestVectorMaintenance,
+  SETTLE_AFTER_MS,
+} from "../../core/memories/schedule-maintenance.js";
 import { IndexStatus, MemoryType } from "../../gen/memory/v1/memory_pb.js";
 import { type TestService, type TestTenant, waitFor } from "../helpers/test-service.js";
 import {
@@ -242,6 +248,30 @@ test("a busy table is compacted by the worker without waiting for the periodic s
   );
   t.true(fragments <= 16);
   t.is(await service.storage.vectors.count(busy.tenantId, service.models.embedder.id), 40);
+});
+
+test("a burst of writes leaves one settling maintenance run, moved past each later request", async (t) => {
+  // Issue 23: the versions and fragments of a burst's last commits waited for the 10-minute sweep.
+  const { tenantId } = await service.createTenant();
+  const space = service.models.embedder.id;
+  const sql = service.storage.db.sql;
+  const settleJobs = () =>
+    sql<{ run_at: Date }[]>`
+      select run_at from graphile_worker.jobs
+      where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
+  await requestVectorMaintenance(sql, tenantId, space, MAINTAIN_EVERY_VERSIONS + 1);
+  t.is((await settleJobs()).length, 0, "only every 32nd version asks for maintenance");
+  const before = Date.now();
+  await requestVectorMaintenance(sql, tenantId, space, MAINTAIN_EVERY_VERSIONS);
+  const [first, ...more] = await settleJobs();
+  t.is(more.length, 0);
+  const firstAt = first?.run_at.getTime() ?? 0;
+  t.true(firstAt >= before + SETTLE_AFTER_MS - 1_000 && firstAt <= Date.now() + SETTLE_AFTER_MS + 1_000);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await requestVectorMaintenance(sql, tenantId, space, 2 * MAINTAIN_EVERY_VERSIONS);
+  const after = await settleJobs();
+  t.is(after.length, 1, "the pending run is replaced, not doubled");
+  t.true((after[0]?.run_at.getTime() ?? 0) > firstAt, "a later request moves the run later");
 });
 
 test("the first writes of a new tenant, all at once, each succeed (one vector table, created once)", async (t) => {
