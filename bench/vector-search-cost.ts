@@ -111,6 +111,7 @@ try {
   };
 
   const exactTop = new Map<number, Set<string>>();
+  const exactTop10 = new Map<number, Set<string>>();
   const results = [];
   for (const variant of VARIANTS) {
     // Warm-up, then the measured pass.
@@ -119,13 +120,23 @@ try {
     const started = performance.now();
     const times: number[] = [];
     let kept = 0;
+    let kept10 = 0;
     for (const [i, vector] of queryVectors.entries()) {
       const t0 = performance.now();
       const ids = await search(variant, vector);
       times.push(performance.now() - t0);
-      if (variant.exact) exactTop.set(i, new Set(ids));
+      if (variant.exact) {
+        exactTop.set(i, new Set(ids));
+        exactTop10.set(i, new Set(ids.slice(0, 10)));
+      }
       const exact = exactTop.get(i);
       kept += exact === undefined ? 0 : ids.filter((id) => exact.has(id)).length / Math.max(1, exact.size);
+      // The share of the exact top 10 among the variant's first 10: what reaches the fused ranking's top.
+      const exact10 = exactTop10.get(i);
+      kept10 +=
+        exact10 === undefined
+          ? 0
+          : ids.slice(0, 10).filter((id) => exact10.has(id)).length / Math.max(1, exact10.size);
     }
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
@@ -136,6 +147,7 @@ try {
       wallMsPerSearch: round(wallMs / queryVectors.length),
       p95Ms: round(times[Math.floor(times.length * 0.95)] ?? 0),
       recallAt50VsExact: round(kept / queryVectors.length, 3),
+      recallAt10VsExact: round(kept10 / queryVectors.length, 3),
     };
     process.stdout.write(`${JSON.stringify(row)}\n`);
     results.push(row);
