@@ -31,6 +31,7 @@ export interface BulkIngestResult {
   /** End-to-end time over raw embedder time on the same chunk texts, in percent. */
   readonly overheadPercent: number;
   readonly fragments: number;
+  readonly indexSegments: number;
   readonly versions: number;
   readonly dataBytes: number;
   readonly manifestBytes: number;
@@ -39,6 +40,7 @@ export interface BulkIngestResult {
   readonly settled: {
     readonly afterMs: number;
     readonly fragments: number;
+    readonly indexSegments: number;
     readonly versions: number;
     readonly dataBytes: number;
     readonly manifestBytes: number;
@@ -103,6 +105,8 @@ export async function measureBulkIngest(
       const manifests = await bytesUnder(join(dir, "_versions"));
       return {
         fragments: (await table?.stats())?.fragmentStats.numFragments ?? 0,
+        // Segments of the ANN index (0: none yet): every search visits each (MAX_INDEX_SEGMENTS).
+        indexSegments: (await table?.indexStats("vector_idx"))?.numIndices ?? 0,
         versions: manifests.files,
         dataBytes: data.bytes,
         manifestBytes: manifests.bytes,

@@ -125,6 +125,9 @@ const INDEX_CACHE_BYTES = 6 * 2 ** 30;
 
 export async function openVectorStore(uri: string, options: VectorStoreOptions = {}): Promise<VectorStore> {
   if (!uri.includes("://")) await mkdir(uri, { recursive: true });
+  // Lance warns on every indexStats() (maintenance reads the segment count) unless told whether the
+  // statistics include the IVF centroids; we never read them. An operator's own setting wins.
+  process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= "false";
   // Core and worker may be separate processes writing the same tables: check for a newer table
   // version on every read instead of serving a stale cached one.
   const session = new lancedb.Session(

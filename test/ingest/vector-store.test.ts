@@ -161,6 +161,35 @@ test("maintenance compacts many small appends and builds an ANN index above the 
   );
 });
 
+test("an index grown segment by segment is built again past the bound, and finds old and new rows", async (t) => {
+  const tenant = randomUUID();
+  const options = { annIndexMinRows: 300, maxIndexSegments: 3 };
+  const rows = Array.from({ length: 300 }, (_, i) => row(randomUUID(), axis(i), new Date()));
+  await store.upsert(tenant, "grow", rows);
+  t.true((await maintainVectorTable(store, tenant, "grow", options)).indexCreated);
+  const table = await store.openTable(tenant, "grow");
+  const segments = async () => (await table?.indexStats("vector_idx"))?.numIndices ?? 0;
+  const added: ChunkVectorRow[] = [];
+  const rebuilt: boolean[] = [];
+  for (let round = 0; round < 5; round++) {
+    const batch = Array.from({ length: 20 }, (_, j) =>
+      row(randomUUID(), axis(300 + round * 20 + j), new Date()),
+    );
+    await store.upsert(tenant, "grow", batch);
+    added.push(...batch);
+    const result = await maintainVectorTable(store, tenant, "grow", options);
+    rebuilt.push(result.indexRebuilt);
+    t.true((await segments()) <= 3, `${await segments()} segments after round ${round}`);
+  }
+  // Rounds 1–3 each add a segment (2, 3, 4 > 3): the third of them rebuilds; the others do not.
+  t.deepEqual(rebuilt, [false, false, true, false, false]);
+  t.is(await store.count(tenant, "grow"), 400);
+  for (const probe of [rows[7], added[0], added[99]]) {
+    const [hit] = await store.search(tenant, "grow", probe?.vector ?? axis(0), 1);
+    t.is(hit?.chunkId, probe?.chunkId);
+  }
+});
+
 test("concurrent upserts into one table commit together: fewer fragments than writers, every row kept", async (t) => {
   const tenant = randomUUID();
   const writes = Array.from({ length: 40 }, (_, i) => [row(randomUUID(), axis(i), new Date())]);

@@ -8,7 +8,7 @@ export function maintainVectorsTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId, space } = spacePayload.parse(payload);
     const result = await maintainVectorTable(deps.vectors, tenantId, space);
-    if (result.compacted || result.indexCreated || result.versionsRemoved > 0)
+    if (result.compacted || result.indexCreated || result.indexRebuilt || result.versionsRemoved > 0)
       deps.logger.info({ tenantId, space, ...result }, "vector table maintained");
   };
 }
