@@ -21,7 +21,18 @@ import { ingestClient, loadTestModels } from "../test/ingest/ingest-test-kit.js"
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
-export interface BulkIngestResult {
+/** A LanceDB table as it lies on disk. */
+export interface TableOnDisk {
+  readonly fragments: number;
+  /** Segments of the ANN index (0: none yet): every search visits each (MAX_INDEX_SEGMENTS). */
+  readonly indexSegments: number;
+  readonly versions: number;
+  readonly dataBytes: number;
+  readonly manifestBytes: number;
+  readonly manifestPercentOfData: number;
+}
+
+export interface BulkIngestResult extends TableOnDisk {
   readonly memories: number;
   readonly concurrency: number;
   readonly chunks: number;
@@ -30,22 +41,8 @@ export interface BulkIngestResult {
   readonly rawEmbedChunksPerSecond: number;
   /** End-to-end time over raw embedder time on the same chunk texts, in percent. */
   readonly overheadPercent: number;
-  readonly fragments: number;
-  readonly indexSegments: number;
-  readonly versions: number;
-  readonly dataBytes: number;
-  readonly manifestBytes: number;
-  readonly manifestPercentOfData: number;
   /** The table once the worker's settling maintenance ran after the load (SETTLE_AFTER_MS). */
-  readonly settled: {
-    readonly afterMs: number;
-    readonly fragments: number;
-    readonly indexSegments: number;
-    readonly versions: number;
-    readonly dataBytes: number;
-    readonly manifestBytes: number;
-    readonly manifestPercentOfData: number;
-  };
+  readonly settled: TableOnDisk & { readonly afterMs: number };
 }
 
 async function bytesUnder(dir: string): Promise<{ bytes: number; files: number }> {
@@ -100,12 +97,11 @@ export async function measureBulkIngest(
     const rawMs = performance.now() - rawStarted;
     const table = await service.storage.vectors.openTable(tenant.tenantId, embedder.id);
     const dir = join(service.dataDir, "lancedb", `${vectorTableName(tenant.tenantId, embedder.id)}.lance`);
-    const onDisk = async () => {
+    const onDisk = async (): Promise<TableOnDisk> => {
       const data = await bytesUnder(join(dir, "data"));
       const manifests = await bytesUnder(join(dir, "_versions"));
       return {
         fragments: (await table?.stats())?.fragmentStats.numFragments ?? 0,
-        // Segments of the ANN index (0: none yet): every search visits each (MAX_INDEX_SEGMENTS).
         indexSegments: (await table?.indexStats("vector_idx"))?.numIndices ?? 0,
         versions: manifests.files,
         dataBytes: data.bytes,
