@@ -3,9 +3,11 @@ import type { MemoryDeps } from "../memories/memory-deps.js";
 export interface VectorDrift {
   /** The embedding space examined: the current embedder's. */
   readonly space: string;
-  /** LanceDB rows to remove: no chunk in PostgreSQL, a failed memory, or a duplicated chunk id. */
+  /** LanceDB rows to remove: no chunk in PostgreSQL, or a failed memory. */
   readonly orphanChunkIds: readonly string[];
-  /** Chunks marked vector_stored whose vector is absent (or was duplicated): to embed again. */
+  /** Live chunks with more than one LanceDB row: to leave with exactly one. */
+  readonly duplicateChunkIds: readonly string[];
+  /** Chunks marked vector_stored whose vector is absent: to embed again. */
   readonly missingChunkIds: readonly string[];
   /** PostgreSQL valid_to (epoch ms, "" for unset) → memories whose LanceDB validity differs. */
   readonly validity: ReadonlyMap<string, string[]>;
@@ -33,6 +35,7 @@ export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promi
   for (const row of rows) seen.set(row.chunkId, (seen.get(row.chunkId) ?? 0) + 1);
 
   const orphans = new Set<string>();
+  const duplicates = new Set<string>();
   const missing = new Set<string>();
   const validity = new Map<string, Set<string>>();
   for (const row of rows) {
@@ -41,11 +44,7 @@ export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promi
       orphans.add(row.chunkId);
       continue;
     }
-    if ((seen.get(row.chunkId) ?? 0) > 1) {
-      orphans.add(row.chunkId);
-      missing.add(row.chunkId);
-      continue;
-    }
+    if ((seen.get(row.chunkId) ?? 0) > 1) duplicates.add(row.chunkId);
     const truth = chunk.valid_to === null ? null : chunk.valid_to.getTime();
     if (row.validTo !== truth) {
       const key = truth === null ? "" : String(truth);
@@ -60,6 +59,7 @@ export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promi
   return {
     space,
     orphanChunkIds: [...orphans],
+    duplicateChunkIds: [...duplicates],
     missingChunkIds: [...missing],
     validity: new Map([...validity].map(([k, v]) => [k, [...v]])),
   };

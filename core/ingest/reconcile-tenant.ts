@@ -16,6 +16,8 @@ export interface ReconcileReport {
   readonly requeued: readonly string[];
   /** LanceDB rows without a live chunk (deleted, failed, or never committed), removed. */
   readonly orphanVectorsRemoved: number;
+  /** Chunks whose vector was in LanceDB more than once, left with one row. */
+  readonly duplicateVectorsMerged: number;
   /** Memories whose LanceDB validity disagreed with PostgreSQL, corrected. */
   readonly validityFixed: number;
 }
@@ -29,7 +31,8 @@ const DEFAULT_MIN_AGE_MS = 120_000;
  *   and status indexed (and finishes its upsert-by-title swap);
  * - a queued memory with no chunks and no job (a lost job) is enqueued again;
  * - chunks marked vector_stored whose vector is missing are re-embedded;
- * - vectors without a chunk, or of a failed memory, are removed; validity is copied from PostgreSQL.
+ * - vectors without a chunk, or of a failed memory, are removed; a chunk's vector written twice is
+ *   left once; validity is copied from PostgreSQL.
  */
 export async function reconcileTenant(
   deps: MemoryDeps,
@@ -43,6 +46,8 @@ export async function reconcileTenant(
   const drift = await findVectorDrift(deps, tenantId);
   if (drift.orphanChunkIds.length > 0)
     await deps.vectors.deleteChunks(tenantId, drift.space, drift.orphanChunkIds);
+  if (drift.duplicateChunkIds.length > 0)
+    await deps.vectors.keepOneCopy(tenantId, drift.space, drift.duplicateChunkIds);
   for (const [validTo, memoryIds] of drift.validity) {
     await deps.vectors.setValidTo(tenantId, memoryIds, validTo === "" ? null : new Date(Number(validTo)));
   }
@@ -80,6 +85,7 @@ export async function reconcileTenant(
     completed,
     requeued,
     orphanVectorsRemoved: drift.orphanChunkIds.length,
+    duplicateVectorsMerged: drift.duplicateChunkIds.length,
     validityFixed: [...drift.validity.values()].reduce((n, ids) => n + ids.length, 0),
   };
 }

@@ -66,6 +66,11 @@ export interface VectorStore {
   delete(tenantId: string, memoryIds: readonly string[]): Promise<void>;
   /** Removes rows by chunk id from one space (reconcile: orphans and duplicates). */
   deleteChunks(tenantId: string, space: string, chunkIds: readonly string[]): Promise<void>;
+  /**
+   * Leaves one row per chunk id where a chunk's vector was written twice (reconcile): the copies are
+   * read, deleted, and one is written back merged on chunk_id. Returns how many chunk ids it rewrote.
+   */
+  keepOneCopy(tenantId: string, space: string, chunkIds: readonly string[]): Promise<number>;
   /** Every row of one (tenant, space) table without its vector (reconcile). */
   scan(tenantId: string, space: string): Promise<VectorRowInfo[]>;
   count(tenantId: string, space: string): Promise<number>;
@@ -286,6 +291,39 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
       const table = await existing(vectorTableName(tenantId, space));
       if (!table) return;
       for (const batch of inBatches(chunkIds)) await table.delete(idListFilter("chunk_id", batch));
+    },
+    async keepOneCopy(tenantId, space, chunkIds) {
+      requireUuids(chunkIds);
+      const table = await existing(vectorTableName(tenantId, space));
+      if (!table || chunkIds.length === 0) return 0;
+      let rewritten = 0;
+      for (const batch of inBatches(chunkIds)) {
+        const rows = (await table.query().where(idListFilter("chunk_id", batch)).toArray()) as {
+          chunk_id: string;
+          memory_id: string;
+          valid_from: number;
+          valid_to: number | null;
+          vector: { toArray(): Float32Array };
+        }[];
+        const one = new Map<string, ChunkVectorRow>();
+        for (const r of rows) {
+          if (one.has(r.chunk_id)) continue;
+          one.set(r.chunk_id, {
+            chunkId: r.chunk_id,
+            memoryId: r.memory_id,
+            vector: Float32Array.from(r.vector.toArray()),
+            validFrom: new Date(Number(r.valid_from)),
+            validTo: r.valid_to === null ? null : new Date(Number(r.valid_to)),
+          });
+        }
+        if (one.size === 0) continue;
+        // Two commits: a search between them misses these chunks for milliseconds, where deleting
+        // every copy and re-embedding later left them unfindable until the next sweep.
+        await table.delete(idListFilter("chunk_id", [...one.keys()]));
+        await write(table, tenantId, [...one.values()], "merge", true);
+        rewritten += one.size;
+      }
+      return rewritten;
     },
     async scan(tenantId, space) {
       const table = await existing(vectorTableName(tenantId, space));

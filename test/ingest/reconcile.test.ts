@@ -74,7 +74,13 @@ test("a writer killed after the PostgreSQL commit is completed by reconcile", as
   t.is(hits[0]?.memoryId, id);
 
   const again = await reconcile(tenant.tenantId);
-  t.deepEqual(again, { completed: [], requeued: [], orphanVectorsRemoved: 0, validityFixed: 0 });
+  t.deepEqual(again, {
+    completed: [],
+    requeued: [],
+    orphanVectorsRemoved: 0,
+    duplicateVectorsMerged: 0,
+    validityFixed: 0,
+  });
 });
 
 test("a writer killed after the LanceDB write is completed without duplicate vectors", async (t) => {
@@ -95,6 +101,47 @@ test("a writer killed after the LanceDB write is completed without duplicate vec
   t.is((await vectorRows(tenant.tenantId, id)).length, 1);
   t.deepEqual((await reconcile(tenant.tenantId)).completed, []);
   t.is((await vectorRows(tenant.tenantId, id)).length, 1);
+});
+
+test("a chunk whose vector was written twice keeps one copy, stays stored and findable", async (t) => {
+  const tenant = await service.createTenant();
+  const { memory } = await ingestClient(service, tenant.token).storeMemory({
+    title: "Heizung",
+    content: "Die Heizung im Keller wird jeden Herbst entlüftet.",
+  });
+  const id = memory?.memoryId ?? "";
+  const table = await service.storage.vectors.openTable(tenant.tenantId, space());
+  const [stored] = (await table!.query().where(`memory_id = '${id}'`).toArray()) as {
+    chunk_id: string;
+    valid_from: number;
+    vector: { toArray(): Float32Array };
+  }[];
+  // A second copy appended behind the writer's back (what a merge racing an append leaves).
+  const copy = {
+    chunkId: stored!.chunk_id,
+    memoryId: id,
+    vector: Float32Array.from(stored!.vector.toArray()),
+    validFrom: new Date(Number(stored!.valid_from)),
+    validTo: null,
+  };
+  await service.storage.vectors.upsert(tenant.tenantId, space(), [copy], { readBack: false });
+  t.is((await vectorRows(tenant.tenantId, id)).length, 2);
+
+  const report = await reconcile(tenant.tenantId);
+  t.is(report.duplicateVectorsMerged, 1);
+  t.is(report.orphanVectorsRemoved, 0);
+  t.deepEqual(
+    (await vectorRows(tenant.tenantId, id)).map((r) => r.chunkId),
+    [stored!.chunk_id],
+  );
+  t.true(
+    (await readChunks(service, id)).every((c) => c.vector_stored),
+    "never marked missing",
+  );
+  const hits = await service.storage.vectors.search(tenant.tenantId, space(), copy.vector, 1);
+  t.is(hits[0]?.chunkId, stored!.chunk_id);
+  t.true((hits[0]?.distance ?? 1) < 1e-4, "the vector written back is the stored one");
+  t.is((await reconcile(tenant.tenantId)).duplicateVectorsMerged, 0);
 });
 
 test("an upload killed between the writes is completed and then replaces the old document", async (t) => {
@@ -169,6 +216,7 @@ test("vectors without chunks are removed, validity drift is corrected, lost vect
     completed: [],
     requeued: [],
     orphanVectorsRemoved: 0,
+    duplicateVectorsMerged: 0,
     validityFixed: 0,
   });
 });
