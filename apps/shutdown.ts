@@ -1,4 +1,5 @@
 import type { Logger } from "../config/logger.js";
+import { collectStartupGarbage } from "../lib/heap-growth-bound.js";
 
 /**
  * The one shutdown path of every process. Each part pushes its stop as soon as it runs; stopping
@@ -56,14 +57,17 @@ export function createProcessShutdown(logger: Logger, what: string): Shutdown {
   return shutdown;
 }
 
-/** Runs a root's start-up; a failure stops whatever started and exits 1 with the error logged. */
+/** Runs a root's start-up, then collects what start-up left (collectStartupGarbage); a failure stops
+ * whatever started and exits 1 with the error logged. */
 export async function startOrExit<T>(
   shutdown: Shutdown,
   logger: Logger,
   start: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await start();
+    const started = await start();
+    collectStartupGarbage();
+    return started;
   } catch (error) {
     logger.fatal({ err: error }, "start-up failed");
     await shutdown.stopAll();

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from "node:v8";
 import test from "ava";
-import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
+import { collectStartupGarbage, createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
+import { waitFor } from "../helpers/test-service.js";
 
 // The import's and export's guard against V8 letting dead batches pile up (ADR 0201): a full
 // collection once the heap grew by the step, none before.
@@ -42,6 +43,25 @@ test("collectFirst starts from the live heap, not from garbage left before", (t)
   garbage.release();
   createHeapGrowthBound({ stepBytes: 512 * MB, collectFirst: true });
   t.true(getHeapStatistics().used_heap_size < grown - 32 * MB);
+});
+
+test("collectStartupGarbage frees dead heap and dead buffers left by start-up", async (t) => {
+  const garbage = allocate(48 * MB);
+  let buffers: Buffer[] | undefined = Array.from({ length: 8 }, () => Buffer.alloc(4 * MB, 1));
+  const heap = getHeapStatistics().used_heap_size;
+  const external = process.memoryUsage().external;
+  garbage.release();
+  buffers = undefined;
+  t.is(buffers, undefined);
+  t.true(collectStartupGarbage());
+  t.true(getHeapStatistics().used_heap_size < heap - 32 * MB);
+  // Buffers' memory is released by V8's array-buffer sweeper after the collection, on its own time.
+  await waitFor(() => (process.memoryUsage().external < external - 24 * MB ? true : undefined), {
+    intervalMs: 20,
+    timeoutMs: 5_000,
+    what: "the dead buffers' memory to be released",
+  });
+  t.pass();
 });
 
 test("the gc function does not leak into the global scope", (t) => {
