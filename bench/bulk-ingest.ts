@@ -24,7 +24,7 @@ import { writeBenchResult } from "./write-result.js";
 /** A LanceDB table as it lies on disk. */
 export interface TableOnDisk {
   readonly fragments: number;
-  /** Segments of the ANN index (0: none yet): every search visits each (MAX_INDEX_SEGMENTS). */
+  /** Segments of the ANN index (0: none yet): every search visits each (indexSegmentBound). */
   readonly indexSegments: number;
   readonly versions: number;
   readonly dataBytes: number;

@@ -26,14 +26,23 @@ export const VERSION_RETENTION_MS = 10_000;
 
 /**
  * Each maintenance run that folds new rows into the ANN index adds a segment (LanceDB's optimize
- * indexes new rows as a delta), every search visits every segment, and compaction cannot merge
- * fragments that different segments cover. Past this many the index is built again over all rows.
- * Measured (scratch run, built-in-embedder vectors, 100 xquad_de questions, k = 50): grown from 5k
- * to 10k rows in 16 runs, 17 segments and 17 fragments, 17.1 ms CPU per search; rebuilt (3.3 s),
- * 10.9 ms. With a bound of 8 a growing table pays at most ≈ 8 small segments' extra search work,
- * and a rebuild every 8 runs that add rows.
+ * indexes new rows as a delta; its TypeScript API cannot merge them), every search visits every
+ * segment, and compaction cannot merge fragments that different segments cover. Past the bound the
+ * index is built again over all rows. Measured (scratch run, built-in-embedder vectors, 100 xquad_de
+ * questions, k = 50): grown from 5k to 10k rows in 16 runs, 17 segments and 17 fragments, 17.1 ms
+ * CPU per search; rebuilt (3.3 s), 10.9 ms — ≈ 0.4 ms per extra segment.
  */
 export const MAX_INDEX_SEGMENTS = 8;
+/**
+ * A rebuild costs time and memory in proportion to the table (3.3 s at 10k rows; 49 s and 876 MB at
+ * 100k, bench:lifecycle), and a table written one memory at a time gains a segment per ≈ 32 rows, so
+ * a fixed bound would rebuild a 100k table every ≈ 256 new rows. The bound grows by 8 per 25k rows
+ * instead (32 at 100k: ≈ 1,000 rows between rebuilds, ≈ 12 ms of extra search work at most). Not
+ * measured at 100k with continuous writes (ADR 0260).
+ */
+export function indexSegmentBound(rows: number): number {
+  return Math.max(MAX_INDEX_SEGMENTS, Math.ceil(rows / 25_000) * MAX_INDEX_SEGMENTS);
+}
 
 export interface MaintainOptions {
   readonly annIndexMinRows?: number;
@@ -46,7 +55,7 @@ export interface MaintainResult {
   readonly rows: number;
   readonly compacted: boolean;
   readonly indexCreated: boolean;
-  /** The index had more than MAX_INDEX_SEGMENTS segments and was built again. */
+  /** The index had more segments than indexSegmentBound allows and was built again. */
   readonly indexRebuilt: boolean;
   /** Old versions removed by this run. */
   readonly versionsRemoved: number;
@@ -100,7 +109,7 @@ async function maintain(
       if (!compacted) await optimize();
       compacted = true;
       const segments = (await table.indexStats(vectorIndex.name))?.numIndices ?? 1;
-      if (segments > (options.maxIndexSegments ?? MAX_INDEX_SEGMENTS)) {
+      if (segments > (options.maxIndexSegments ?? indexSegmentBound(rows))) {
         await table.createIndex("vector", {
           config: Index.hnswSq({ distanceType: "cosine" }),
           replace: true,

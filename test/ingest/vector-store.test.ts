@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
-import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
+import { indexSegmentBound, maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
 import { type ChunkVectorRow, openVectorStore, type VectorStore } from "../../core/vectors/vector-store.js";
 import { parseVectorTableName, vectorTableName } from "../../core/vectors/vector-table-name.js";
 
@@ -188,6 +188,17 @@ test("an index grown segment by segment is built again past the bound, and finds
     const [hit] = await store.search(tenant, "grow", probe?.vector ?? axis(0), 1);
     t.is(hit?.chunkId, probe?.chunkId);
   }
+});
+
+test("the segment bound is 8 for small tables and grows with the table, so large ones rebuild less often", (t) => {
+  t.is(indexSegmentBound(5_000), 8);
+  t.is(indexSegmentBound(25_000), 8);
+  t.is(indexSegmentBound(25_001), 16);
+  t.is(indexSegmentBound(100_000), 32);
+  // Rows between rebuilds for a table written one memory at a time (a segment per ≈ 32 rows) grow
+  // with it, never shrink.
+  const rowsBetween = (rows: number) => indexSegmentBound(rows) * 32;
+  t.true(rowsBetween(100_000) > rowsBetween(10_000));
 });
 
 test("concurrent upserts into one table commit together: fewer fragments than writers, every row kept", async (t) => {
