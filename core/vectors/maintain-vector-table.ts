@@ -34,14 +34,16 @@ export const VERSION_RETENTION_MS = 10_000;
  */
 export const MAX_INDEX_SEGMENTS = 8;
 /**
- * A rebuild costs time and memory in proportion to the table (3.3 s at 10k rows; 49 s and 876 MB at
- * 100k, bench:lifecycle), and a table written one memory at a time gains a segment per ≈ 32 rows, so
- * a fixed bound would rebuild a 100k table every ≈ 256 new rows. The bound grows by 8 per 25k rows
- * instead (32 at 100k: ≈ 1,000 rows between rebuilds, ≈ 12 ms of extra search work at most). Not
- * measured at 100k with continuous writes (ADR 0260).
+ * The bound that keeps a table's upkeep cheapest. A rebuild costs in proportion to the table (3.3 s
+ * at 10k rows, 46 s at 100k), each segment (with the fragment it keeps apart) ≈ 0.4 ms of CPU per
+ * search at 10k and 100k alike (scratch runs: 100k rows, 1 → 9 → 17 → 33 segments: 10.8 → 13.1 →
+ * 18.2 → 24.7 ms), and a table written one memory at a time gains a segment per ≈ 32 rows. Rebuild
+ * work per row written falls as 1/B, search work per row written grows as B × recalls per write, so
+ * the cheapest B grows with the square root of the table: at ≈ 10 recalls per write, ≈ 7 at 10k and
+ * ≈ 27 at 100k. Hence 8 · √(rows / 10k), at least 8 (25 at 100k: a rebuild every ≈ 800 rows).
  */
 export function indexSegmentBound(rows: number): number {
-  return Math.max(MAX_INDEX_SEGMENTS, Math.ceil(rows / 25_000) * MAX_INDEX_SEGMENTS);
+  return Math.max(MAX_INDEX_SEGMENTS, Math.round(MAX_INDEX_SEGMENTS * Math.sqrt(rows / 10_000)));
 }
 
 export interface MaintainOptions {

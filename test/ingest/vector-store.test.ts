@@ -190,15 +190,12 @@ test("an index grown segment by segment is built again past the bound, and finds
   }
 });
 
-test("the segment bound is 8 for small tables and grows with the table, so large ones rebuild less often", (t) => {
+test("the segment bound is 8 for small tables and grows with the square root of larger ones", (t) => {
   t.is(indexSegmentBound(5_000), 8);
-  t.is(indexSegmentBound(25_000), 8);
-  t.is(indexSegmentBound(25_001), 16);
-  t.is(indexSegmentBound(100_000), 32);
-  // Rows between rebuilds for a table written one memory at a time (a segment per ≈ 32 rows) grow
-  // with it, never shrink.
-  const rowsBetween = (rows: number) => indexSegmentBound(rows) * 32;
-  t.true(rowsBetween(100_000) > rowsBetween(10_000));
+  t.is(indexSegmentBound(10_000), 8);
+  t.is(indexSegmentBound(40_000), 16);
+  t.is(indexSegmentBound(100_000), 25);
+  t.is(indexSegmentBound(1_000_000), 80);
 });
 
 test("concurrent upserts into one table commit together: fewer fragments than writers, every row kept", async (t) => {
