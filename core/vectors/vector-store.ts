@@ -64,7 +64,7 @@ export interface VectorStore {
   ): Promise<{ version: number }>;
   setValidTo(tenantId: string, memoryIds: readonly string[], validTo: Date | null): Promise<void>;
   delete(tenantId: string, memoryIds: readonly string[]): Promise<void>;
-  /** Removes rows by chunk id from one space (reconcile: orphans and duplicates). */
+  /** Removes rows by chunk id from one space (reconcile: orphans). */
   deleteChunks(tenantId: string, space: string, chunkIds: readonly string[]): Promise<void>;
   /**
    * Leaves one row per chunk id where a chunk's vector was written twice (reconcile): the copies are
