@@ -1,6 +1,6 @@
 import type { Table } from "@lancedb/lancedb";
-import type { ChunkVectorRow } from "./chunk-vector-schema.js";
-import { idListFilter, inBatches } from "./vector-filters.js";
+import { readChunkVectorRows } from "./read-chunk-vector-rows.js";
+import { inBatches } from "./vector-filters.js";
 import type { VectorStore } from "./vector-store.js";
 
 /** The placeholder row's ids: the nil uuid, never a real chunk or memory. */
@@ -100,20 +100,7 @@ async function rewriteFragmentsWithDeletions(
       Math.floor(MATERIALIZE_DELETIONS_SHARE * (fragment.span + deleted)) + 1,
     );
     for (const batch of inBatches(fragment.chunkIds.slice(0, count))) {
-      const rows = (await table.query().where(idListFilter("chunk_id", batch)).toArray()) as {
-        chunk_id: string;
-        memory_id: string;
-        valid_from: number;
-        valid_to: number | null;
-        vector: { toArray(): Float32Array };
-      }[];
-      const copies: ChunkVectorRow[] = rows.map((r) => ({
-        chunkId: r.chunk_id,
-        memoryId: r.memory_id,
-        vector: Float32Array.from(r.vector.toArray()),
-        validFrom: new Date(Number(r.valid_from)),
-        validTo: r.valid_to === null ? null : new Date(Number(r.valid_to)),
-      }));
+      const copies = await readChunkVectorRows(table, batch);
       await vectors.upsert(tenantId, space, copies, { mode: "merge" });
     }
   }

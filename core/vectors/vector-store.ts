@@ -3,6 +3,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { createGroupCommit, type GroupCommitOptions, type Settled } from "./group-commit.js";
+import { readChunkVectorRows } from "./read-chunk-vector-rows.js";
 import { createSearchCoalescer, type VectorHit } from "./search-coalesced.js";
 import { serializeRewrites } from "./serialize-rewrites.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
@@ -298,24 +299,9 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
       if (!table || chunkIds.length === 0) return 0;
       let rewritten = 0;
       for (const batch of inBatches(chunkIds)) {
-        const rows = (await table.query().where(idListFilter("chunk_id", batch)).toArray()) as {
-          chunk_id: string;
-          memory_id: string;
-          valid_from: number;
-          valid_to: number | null;
-          vector: { toArray(): Float32Array };
-        }[];
         const one = new Map<string, ChunkVectorRow>();
-        for (const r of rows) {
-          if (one.has(r.chunk_id)) continue;
-          one.set(r.chunk_id, {
-            chunkId: r.chunk_id,
-            memoryId: r.memory_id,
-            vector: Float32Array.from(r.vector.toArray()),
-            validFrom: new Date(Number(r.valid_from)),
-            validTo: r.valid_to === null ? null : new Date(Number(r.valid_to)),
-          });
-        }
+        for (const r of await readChunkVectorRows(table, batch))
+          if (!one.has(r.chunkId)) one.set(r.chunkId, r);
         if (one.size === 0) continue;
         // Two commits: a search between them misses these chunks for milliseconds, where deleting
         // every copy and re-embedding later left them unfindable until the next sweep.
