@@ -30,6 +30,20 @@ function axis(i: number, dim = 1024): Float32Array {
   return v;
 }
 
+/**
+ * A dense pseudo-random unit vector, distinct per `i`. Sparse axis vectors are nearly orthogonal to
+ * one another, a case where an approximate (HNSW) search may miss the exact row.
+ */
+function dense(i: number, dim = 1024): Float32Array {
+  let state = (i + 1) * 2654435761;
+  const v = Float32Array.from({ length: dim }, () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32 - 0.5;
+  });
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
 function row(
   memoryId: string,
   vector: Float32Array,
@@ -164,7 +178,7 @@ test("maintenance compacts many small appends and builds an ANN index above the 
 test("an index grown segment by segment is built again past the bound, and finds old and new rows", async (t) => {
   const tenant = randomUUID();
   const options = { annIndexMinRows: 300, maxIndexSegments: 3 };
-  const rows = Array.from({ length: 300 }, (_, i) => row(randomUUID(), axis(i), new Date()));
+  const rows = Array.from({ length: 300 }, (_, i) => row(randomUUID(), dense(i), new Date()));
   await store.upsert(tenant, "grow", rows);
   t.true((await maintainVectorTable(store, tenant, "grow", options)).indexCreated);
   const table = await store.openTable(tenant, "grow");
@@ -173,7 +187,7 @@ test("an index grown segment by segment is built again past the bound, and finds
   const rebuilt: boolean[] = [];
   for (let round = 0; round < 5; round++) {
     const batch = Array.from({ length: 20 }, (_, j) =>
-      row(randomUUID(), axis(300 + round * 20 + j), new Date()),
+      row(randomUUID(), dense(300 + round * 20 + j), new Date()),
     );
     await store.upsert(tenant, "grow", batch);
     added.push(...batch);
@@ -185,7 +199,7 @@ test("an index grown segment by segment is built again past the bound, and finds
   t.deepEqual(rebuilt, [false, false, true, false, false]);
   t.is(await store.count(tenant, "grow"), 400);
   for (const probe of [rows[7], added[0], added[99]]) {
-    const [hit] = await store.search(tenant, "grow", probe?.vector ?? axis(0), 1);
+    const [hit] = await store.search(tenant, "grow", probe?.vector ?? dense(0), 1);
     t.is(hit?.chunkId, probe?.chunkId);
   }
 });
