@@ -77,6 +77,9 @@ export async function maintainVectorTable(
   return vectors.exclusive(tenantId, space, () => maintain(vectors, tenantId, space, options));
 }
 
+/** The vector column's ANN index, as first built and as rebuilt. */
+const annIndex = () => Index.hnswSq({ distanceType: "cosine" });
+
 async function maintain(
   vectors: VectorStore,
   tenantId: string,
@@ -104,7 +107,7 @@ async function maintain(
   if (rows >= (options.annIndexMinRows ?? ANN_INDEX_MIN_ROWS)) {
     const vectorIndex = (await table.listIndices()).find((i) => i.columns.includes("vector"));
     if (!vectorIndex) {
-      await table.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine" }) });
+      await table.createIndex("vector", { config: annIndex() });
       indexCreated = true;
     } else {
       // Rows added since the index was built are searched flat until optimize folds them in.
@@ -112,10 +115,7 @@ async function maintain(
       compacted = true;
       const segments = (await table.indexStats(vectorIndex.name))?.numIndices ?? 1;
       if (segments > (options.maxIndexSegments ?? indexSegmentBound(rows))) {
-        await table.createIndex("vector", {
-          config: Index.hnswSq({ distanceType: "cosine" }),
-          replace: true,
-        });
+        await table.createIndex("vector", { config: annIndex(), replace: true });
         indexRebuilt = true;
         // One index now covers every fragment, so compaction can merge them.
         await optimize();
