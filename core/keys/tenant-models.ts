@@ -88,7 +88,7 @@ export interface TenantModelsOptions {
   readonly allowPrivateUrls?: boolean;
   /** Timeouts/retries of provider clients (tests shorten them). */
   readonly clientOptions?: Pick<ProviderClientOptions, "timeoutMs" | "maxRetries" | "retryBaseMs">;
-  /** How long modelsFor may remember that a workspace uses the service's models (default 1 s). */
+  /** How long a workspace's use of the service's models is remembered (default 1 s). */
   readonly defaultsTtlMs?: number;
   readonly now?: () => number;
 }
@@ -109,8 +109,8 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
   const { db, logger } = options;
   const defaultsTtl = options.defaultsTtlMs ?? 1000;
   const now = options.now ?? Date.now;
-  // Workspaces on the service's models, until when (recall asked for their models once per request:
-  // a transaction of four statements each, bench:load). Like token lookups (core/auth/authenticate.ts)
+  // Workspaces on the service's models, until when (recall and every write asked for their models
+  // once per request: a transaction of four statements each, bench:load and bench:bulk-ingest). Like token lookups (core/auth/authenticate.ts)
   // a change made through another process takes effect within the TTL; through this one at once.
   const onDefaults = new Map<string, number>();
   // Bumped by forgetTenant: a lookup that started before a change must not store what it read.
@@ -154,6 +154,24 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     };
   }
 
+  const remembersDefaults = (tenantId: string) => (onDefaults.get(tenantId) ?? 0) > now();
+
+  /** Reads the selection in a tenant transaction, remembering "service models" for the TTL. */
+  function lookUp<T>(
+    tenantId: string,
+    use: (tx: TransactionSql, selection: ModelSelectionRow | undefined) => Promise<T>,
+  ): Promise<T> {
+    const changesBefore = changes;
+    return db.withTenant(tenantId, async (tx) => {
+      const selection = await readModelSelection(tx, tenantId);
+      if (usesServiceModels(selection) && changes === changesBefore) {
+        if (onDefaults.size >= 10_000) onDefaults.clear();
+        onDefaults.set(tenantId, now() + defaultsTtl);
+      }
+      return use(tx, selection);
+    });
+  }
+
   const embedderOfKey = async (tx: TransactionSql, tenantId: string, keyId: string) =>
     createProviderEmbedder(await clientOptionsOf(tx, tenantId, keyId));
 
@@ -162,29 +180,23 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     defaultReranker: options.defaultReranker,
     embedderOfKey,
     async embedderFor(tenantId) {
-      return db.withTenant(tenantId, async (tx) => {
-        const selection = await readModelSelection(tx, tenantId);
-        if (!selection?.activeKeyId) return options.defaultEmbedder;
-        return embedderOfKey(tx, tenantId, selection.activeKeyId);
-      });
+      if (remembersDefaults(tenantId)) return options.defaultEmbedder;
+      return lookUp(tenantId, async (tx, selection) =>
+        selection?.activeKeyId ? embedderOfKey(tx, tenantId, selection.activeKeyId) : options.defaultEmbedder,
+      );
     },
     async rerankerFor(tenantId) {
-      return db.withTenant(tenantId, async (tx) => {
-        const selection = await readModelSelection(tx, tenantId);
-        if (!selection?.rerankKeyId) return options.defaultReranker;
-        return createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId));
-      });
+      if (remembersDefaults(tenantId)) return options.defaultReranker;
+      return lookUp(tenantId, async (tx, selection) =>
+        selection?.rerankKeyId
+          ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
+          : options.defaultReranker,
+      );
     },
     async modelsFor(tenantId) {
       const defaults = { embedder: options.defaultEmbedder, reranker: options.defaultReranker, byok: false };
-      if ((onDefaults.get(tenantId) ?? 0) > now()) return defaults;
-      const changesBefore = changes;
-      return db.withTenant(tenantId, async (tx) => {
-        const selection = await readModelSelection(tx, tenantId);
-        if (usesServiceModels(selection) && changes === changesBefore) {
-          if (onDefaults.size >= 10_000) onDefaults.clear();
-          onDefaults.set(tenantId, now() + defaultsTtl);
-        }
+      if (remembersDefaults(tenantId)) return defaults;
+      return lookUp(tenantId, async (tx, selection) => {
         if (!selection) return defaults;
         const embedder = selection.activeKeyId
           ? await embedderOfKey(tx, tenantId, selection.activeKeyId)
