@@ -1,42 +1,27 @@
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
 import { finishIndexing } from "../memories/finish-indexing.js";
 import { failureDetail, ingestFailed, providerFailure } from "../memories/indexing-errors.js";
-import {
-  insertMemoryRow,
-  type MemoryKindName,
-  type MemoryStatusName,
-} from "../memories/insert-memory-row.js";
-import type { MemoryDeps } from "../memories/memory-deps.js";
-import { enqueueIndexMemory } from "../memories/memory-jobs.js";
+import { insertMemoryRow, type MemoryStatusName } from "../memories/insert-memory-row.js";
 import { ASYNC_THRESHOLD_CHARACTERS } from "../memories/memory-limits.js";
-import type { MemoryTypeName } from "../memories/memory-type.js";
-import { chunkContent, embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
-import { countMemories, type QuotaCaller, quotaOf, reserveQuota } from "../memories/quota.js";
-import { type WrittenVersion, writeMemoryVersion } from "../memories/write-memory-version.js";
-import type { EmbeddingProvider } from "../models/embedding-provider.js";
+import { chunkContent } from "../memories/prepare-memory-content.js";
+import { countMemories, quotaOf } from "../memories/quota.js";
 import { ProviderError } from "../models/provider-error.js";
-import type { Database, TransactionSql } from "../store/database.js";
+import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
-import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
+import {
+  type Decision,
+  decideAlone,
+  EmbeddingFailure,
+  type NewMemory,
+  type PendingWrite,
+  rowInput,
+  startEmbedding,
+  type WriteNewMemoryDeps,
+} from "./decide-memory-write.js";
+import { canWriteTogether, decideTogether } from "./decide-writes-together.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
-export interface NewMemory {
-  readonly caller: QuotaCaller;
-  readonly kind: MemoryKindName;
-  readonly memoryType: MemoryTypeName;
-  readonly title: string;
-  readonly content: string;
-  readonly source?: string;
-  readonly tags?: readonly string[];
-  readonly metadata?: JsonObject;
-  /** Replace same-title documents once indexed (upload_document, POST /api/documents). */
-  readonly upsertByTitle: boolean;
-  /** Return an existing byte-identical current version instead of writing (spec rule 1). */
-  readonly dedupe: boolean;
-  /** "queued" always goes through the worker (POST /api/documents); "auto" above 10,000 characters. */
-  readonly mode: "auto" | "queued";
-}
+export type { NewMemory, WriteNewMemoryDeps } from "./decide-memory-write.js";
 
 export interface NewMemoryOutcome {
   readonly memoryId: string;
@@ -47,27 +32,12 @@ export interface NewMemoryOutcome {
   readonly quota: Quota;
 }
 
-export interface WriteNewMemoryDeps extends MemoryDeps {
-  /** Where the plan-gate error sends the user (spec: upgradeUrl). */
-  readonly upgradeUrl: string;
-}
-
-type Decision =
-  | {
-      kind: "unchanged";
-      memoryId: string;
-      status: MemoryStatusName;
-      chunksWritten: number;
-      used: number;
-    }
-  | { kind: "queued"; memoryId: string; used: number | undefined }
-  | { kind: "written"; written: WrittenVersion; vectors: Float32Array[]; used: number | undefined };
-
 /**
  * The write path shared by store_memory, upload_document and POST /api/documents (DESIGN "Ingest"):
  * one transaction with the title lock, the identical-content check, the quota check and the inserts
- * (memory, chunks, outbox event — or, for large content, the row plus its job); then LanceDB and
- * status indexed; then the upsert-by-title swap. Embedding runs while that transaction locks, checks
+ * (memory, chunks, outbox event — or, for large content, the row plus its job), shared by concurrent
+ * writes of the tenant where it can be (decide-writes-together.ts); then LanceDB and status indexed;
+ * then the upsert-by-title swap. Embedding runs while that transaction locks, checks
  * and inserts (PostgreSQL computes the tsvectors on its own core meanwhile), and the transaction only
  * commits once every vector exists: an embedding failure rolls it back, so nothing half-written is
  * ever visible, and the pipeline costs little more than the embedder itself.
@@ -81,33 +51,12 @@ export async function writeNewMemory(
   const chunks = queued ? undefined : chunkContent(request, deps.embedder);
   const embedding = chunks ? startEmbedding(deps.embedder, chunks) : undefined;
 
+  const pending: PendingWrite = { request, chunks, embedding };
   let decision: Decision;
   try {
-    decision = await deps.db.withTenant(tenantId, async (tx): Promise<Decision> => {
-      await lockTitle(tx, tenantId, request.kind, request.title);
-      if (request.dedupe) {
-        const same = await findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content);
-        if (same) return { kind: "unchanged", ...same, used: await countMemories(tx, tenantId) };
-      }
-      const replacing = request.upsertByTitle && (await hasCurrentDocument(tx, tenantId, request.title));
-      const before = await reserveQuota(tx, request.caller, deps.upgradeUrl, replacing);
-      const used = before === undefined ? undefined : before + 1;
-      if (!chunks || !embedding) {
-        const row = await insertMemoryRow(tx, rowInput(request), {
-          status: "queued",
-          chunksWritten: 0,
-          embeddingSpace: null,
-        });
-        await enqueueIndexMemory(tx, { tenantId, memoryId: row.memoryId });
-        return { kind: "queued", memoryId: row.memoryId, used };
-      }
-      const written = await writeMemoryVersion(tx, {
-        ...rowInput(request),
-        prepared: { chunks, space: deps.embedder.id },
-        event: "memory.created",
-      });
-      return { kind: "written", written, vectors: await embedding, used };
-    });
+    decision = canWriteTogether(pending)
+      ? await decideTogether(deps, pending)
+      : await decideAlone(deps, pending);
   } catch (error) {
     if (error instanceof EmbeddingFailure) throw await recordFailure(deps, request, error.cause);
     throw error;
@@ -153,31 +102,6 @@ export async function writeNewMemory(
   };
 }
 
-/** Marks an embedding failure, so the transaction it aborted is told apart from a database error. */
-class EmbeddingFailure extends Error {
-  constructor(override readonly cause: unknown) {
-    super("embedding failed");
-  }
-}
-
-/**
- * Embeds on the next turn of the event loop, so the transaction's first statements are on their way
- * before an in-thread embedder takes the CPU. A failure becomes an EmbeddingFailure; a result nobody
- * waits for (identical content found) is dropped without an unhandled rejection.
- */
-function startEmbedding(
-  embedder: EmbeddingProvider,
-  chunks: readonly PreparedChunk[],
-): Promise<Float32Array[]> {
-  const embedding = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => embedChunks(embedder, chunks))
-    .catch((error: unknown) => {
-      throw new EmbeddingFailure(error);
-    });
-  embedding.catch(() => undefined);
-  return embedding;
-}
-
 /**
  * The count for the quota figures of plans without a limit, after the caller's commit. Concurrent
  * writers of one tenant share one count (issue #23: a count per write grew with the tenant and was a
@@ -201,29 +125,6 @@ function countOutside(deps: WriteNewMemoryDeps, tenantId: string): Promise<numbe
 }
 
 const sharedCounts = new WeakMap<Database, (tenantId: string, item: null, rows: number) => Promise<number>>();
-
-function rowInput(request: NewMemory) {
-  return {
-    tenantId: request.caller.tenantId,
-    kind: request.kind,
-    memoryType: request.memoryType,
-    title: request.title,
-    content: request.content,
-    ...(request.source !== undefined ? { source: request.source } : {}),
-    ...(request.tags !== undefined ? { tags: request.tags } : {}),
-    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
-    upsertByTitle: request.upsertByTitle,
-  };
-}
-
-async function hasCurrentDocument(tx: TransactionSql, tenantId: string, title: string): Promise<boolean> {
-  const rows = await tx`
-    select 1 from memories
-    where tenant_id = ${tenantId} and kind = 'document' and title = ${title} and valid_to is null
-      and status <> 'failed'
-    limit 1`;
-  return rows.length > 0;
-}
 
 /**
  * When embedding fails the memory is still recorded — with status failed and no chunks — because the

@@ -4,37 +4,71 @@ import type { PreparedChunk } from "./prepare-memory-content.js";
 export interface ChunkOwner {
   readonly tenantId: string;
   readonly memoryId: string;
-  readonly validFrom: Date;
+  /** The version's valid_from; unset: the transaction's now(), as the version's own default. */
+  readonly validFrom: Date | undefined;
   readonly validTo: Date | null;
 }
 
-/**
- * Inserts a memory version's chunks in one statement: the `german` tsvector (DESIGN "Storage":
- * Snowball stemmer + stop words) and lexeme_count, the number of lexeme occurrences — BM25's document
- * length. Validity is copied from the version so recall filters chunks without a join. Returns the
- * chunk ids in ordinal order.
- */
+/** One version's chunks, to insert with other versions' of the same tenant. */
+export interface OwnedChunks {
+  readonly owner: ChunkOwner;
+  readonly chunks: readonly PreparedChunk[];
+}
+
+/** Inserts one memory version's chunks; returns their ids in ordinal order. */
 export async function insertChunks(
   tx: TransactionSql,
   owner: ChunkOwner,
   chunks: readonly PreparedChunk[],
 ): Promise<string[]> {
-  if (chunks.length === 0) return [];
-  const rows = await tx<{ id: string; ordinal: number }[]>`
+  const [ids] = await insertVersionsChunks(tx, [{ owner, chunks }]);
+  return ids ?? [];
+}
+
+/**
+ * Inserts the chunks of one or more versions of one tenant in one statement: the `german` tsvector
+ * (DESIGN "Storage": Snowball stemmer + stop words) and lexeme_count, the number of lexeme
+ * occurrences — BM25's document length. Validity is copied from each version so recall filters chunks
+ * without a join. One statement also means one run of the BM25 statistics trigger for all of them
+ * (migration 0030: its per-statement work was most of a one-chunk memory's PostgreSQL time, issue #23).
+ * Returns each version's chunk ids in ordinal order.
+ */
+export async function insertVersionsChunks(
+  tx: TransactionSql,
+  versions: readonly OwnedChunks[],
+): Promise<string[][]> {
+  const rows = versions.flatMap(({ owner, chunks }) => chunks.map((chunk) => ({ owner, chunk })));
+  const tenantId = versions[0]?.owner.tenantId;
+  if (rows.length === 0 || tenantId === undefined) return versions.map(() => []);
+  if (versions.some((v) => v.owner.tenantId !== tenantId)) {
+    throw new Error("insertVersionsChunks: every version must belong to one tenant");
+  }
+  const inserted = await tx<{ id: string; memory_id: string; ordinal: number }[]>`
     insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count,
                         tsv, lexeme_count, valid_from, valid_to)
-    select ${owner.tenantId}, ${owner.memoryId}, c.ordinal, c.content, c.char_start, c.char_end,
+    select ${tenantId}, c.memory_id, c.ordinal, c.content, c.char_start, c.char_end,
            c.token_count, v.tsv,
            (select coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) from unnest(v.tsv) u)::int,
-           ${owner.validFrom}, ${owner.validTo}
-    from unnest(${tx.array(chunks.map((c) => c.ordinal))}::int[],
-                ${tx.array(chunks.map((c) => c.text))}::text[],
-                ${tx.array(chunks.map((c) => c.indexText))}::text[],
-                ${tx.array(chunks.map((c) => c.charStart))}::int[],
-                ${tx.array(chunks.map((c) => c.charEnd))}::int[],
-                ${tx.array(chunks.map((c) => c.tokenCount))}::int[])
-         as c(ordinal, content, index_text, char_start, char_end, token_count)
+           coalesce(c.valid_from, now()), c.valid_to
+    from unnest(${tx.array(rows.map((r) => r.owner.memoryId))}::uuid[],
+                ${tx.array(rows.map((r) => r.owner.validFrom?.toISOString() ?? null))}::timestamptz[],
+                ${tx.array(rows.map((r) => r.owner.validTo?.toISOString() ?? null))}::timestamptz[],
+                ${tx.array(rows.map((r) => r.chunk.ordinal))}::int[],
+                ${tx.array(rows.map((r) => r.chunk.text))}::text[],
+                ${tx.array(rows.map((r) => r.chunk.indexText))}::text[],
+                ${tx.array(rows.map((r) => r.chunk.charStart))}::int[],
+                ${tx.array(rows.map((r) => r.chunk.charEnd))}::int[],
+                ${tx.array(rows.map((r) => r.chunk.tokenCount))}::int[])
+         as c(memory_id, valid_from, valid_to, ordinal, content, index_text, char_start, char_end, token_count)
     cross join lateral (select to_tsvector('german', c.index_text) as tsv) v
-    returning id, ordinal`;
-  return rows.sort((a, b) => a.ordinal - b.ordinal).map((r) => r.id);
+    returning id, memory_id, ordinal`;
+  const byMemory = new Map<string, { id: string; ordinal: number }[]>();
+  for (const row of inserted) {
+    const list = byMemory.get(row.memory_id) ?? [];
+    list.push(row);
+    byMemory.set(row.memory_id, list);
+  }
+  return versions.map(({ owner }) =>
+    (byMemory.get(owner.memoryId) ?? []).sort((a, b) => a.ordinal - b.ordinal).map((r) => r.id),
+  );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { TransactionSql } from "../store/database.js";
 import { contentSha256 } from "./content-hash.js";
@@ -30,28 +31,55 @@ export interface InsertedMemoryRow {
   readonly validFrom: Date;
 }
 
-/** Inserts one memory version (one row per version, DESIGN "Storage"). */
-export async function insertMemoryRow(
+export interface MemoryRowState {
+  readonly status: MemoryStatusName;
+  readonly chunksWritten: number;
+  readonly embeddingSpace: string | null;
+  readonly statusDetail?: string;
+}
+
+/** A memory row on its way: its ids are known at once, its valid_from once PostgreSQL answered. */
+export interface SentMemoryRow {
+  readonly memoryId: string;
+  readonly lineageId: string;
+  readonly validFrom: Promise<Date>;
+}
+
+/**
+ * Sends the insert of one memory version (one row per version, DESIGN "Storage") without waiting for
+ * it: the ids are chosen here, so the statements that name the row (chunks, outbox) go out in the same
+ * round trip behind it and run after it, in order, on the transaction's connection.
+ */
+export function sendMemoryRow(
   tx: TransactionSql,
   input: MemoryRowInput,
-  state: {
-    status: MemoryStatusName;
-    chunksWritten: number;
-    embeddingSpace: string | null;
-    statusDetail?: string;
-  },
-): Promise<InsertedMemoryRow> {
-  const [row] = await tx<{ id: string; lineage_id: string; valid_from: Date }[]>`
-    insert into memories (tenant_id, lineage_id, kind, memory_type, title, content, content_sha256, source,
+  state: MemoryRowState,
+): SentMemoryRow {
+  const memoryId = randomUUID();
+  const lineageId = input.lineageId ?? randomUUID();
+  const validFrom = tx<{ valid_from: Date }[]>`
+    insert into memories (id, tenant_id, lineage_id, kind, memory_type, title, content, content_sha256, source,
                           tags, metadata, status, status_detail, chunks_written, embedding_space, update_reason,
                           valid_from, upsert_by_title)
-    values (${input.tenantId}, coalesce(${input.lineageId ?? null}::uuid, gen_random_uuid()), ${input.kind},
+    values (${memoryId}, ${input.tenantId}, ${lineageId}, ${input.kind},
             ${input.memoryType}, ${input.title}, ${input.content}, ${contentSha256(input.content)},
             ${input.source ?? null}, ${tx.array([...(input.tags ?? [])])}::text[],
             ${tx.json(input.metadata ?? {})}, ${state.status}, ${state.statusDetail ?? null},
             ${state.chunksWritten}, ${state.embeddingSpace}, ${input.updateReason ?? null},
             coalesce(${input.validFrom ?? null}::timestamptz, now()), ${input.upsertByTitle ?? false})
-    returning id, lineage_id, valid_from`;
-  if (!row) throw new Error("insert into memories returned no row");
-  return { memoryId: row.id, lineageId: row.lineage_id, validFrom: row.valid_from };
+    returning valid_from`.then(([row]) => {
+    if (!row) throw new Error("insert into memories returned no row");
+    return row.valid_from;
+  });
+  return { memoryId, lineageId, validFrom };
+}
+
+/** Inserts one memory version and waits for it. */
+export async function insertMemoryRow(
+  tx: TransactionSql,
+  input: MemoryRowInput,
+  state: MemoryRowState,
+): Promise<InsertedMemoryRow> {
+  const row = sendMemoryRow(tx, input, state);
+  return { memoryId: row.memoryId, lineageId: row.lineageId, validFrom: await row.validFrom };
 }

@@ -70,7 +70,17 @@ export async function reserveQuota(
   await lockTenantQuota(tx, caller.tenantId);
   const used = await countMemories(tx, caller.tenantId);
   if (used < limit || (replacing && used <= limit)) return used;
-  throw planGateError({
+  throw memoryLimitReached(caller, limit, used, upgradeUrl);
+}
+
+/** The plan-gate error (402) of a write past the plan's memory limit. */
+export function memoryLimitReached(
+  caller: QuotaCaller,
+  limit: number,
+  used: number,
+  upgradeUrl: string,
+): Error {
+  return planGateError({
     feature: "memory_limit",
     currentPlan: caller.plan,
     requiredPlans: (Object.keys(PLANS) as PlanName[]).filter((p) => PLANS[p].memoryLimit === undefined),

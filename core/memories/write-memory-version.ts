@@ -1,7 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { TransactionSql } from "../store/database.js";
-import { insertChunks } from "./insert-chunks.js";
-import { insertMemoryRow, type MemoryRowInput } from "./insert-memory-row.js";
+import { insertVersionsChunks } from "./insert-chunks.js";
+import { type MemoryRowInput, type SentMemoryRow, sendMemoryRow } from "./insert-memory-row.js";
 import { insertOutboxEvent, type MemoryEvent } from "./insert-outbox-event.js";
 import type { PreparedContent } from "./prepare-memory-content.js";
 
@@ -34,23 +34,62 @@ export async function writeMemoryVersion(
   tx: TransactionSql,
   input: MemoryVersionInput,
 ): Promise<WrittenVersion> {
-  const row = await insertMemoryRow(tx, input, {
-    status: "queued",
-    chunksWritten: input.prepared.chunks.length,
-    embeddingSpace: input.prepared.space,
-  });
-  const chunkIds = await insertChunks(
-    tx,
-    { tenantId: input.tenantId, memoryId: row.memoryId, validFrom: row.validFrom, validTo: null },
-    input.prepared.chunks,
+  const [written] = await writeMemoryVersions(tx, [input]);
+  if (!written) throw new Error("writeMemoryVersions returned no version");
+  return written;
+}
+
+/**
+ * writeMemoryVersion for several versions of one tenant at once (a batch of concurrent writes): one
+ * round trip for all of it — each statement is sent before the previous one answered, and the
+ * connection runs them in order — and one chunk statement for every version's chunks.
+ */
+export async function writeMemoryVersions(
+  tx: TransactionSql,
+  inputs: readonly MemoryVersionInput[],
+): Promise<WrittenVersion[]> {
+  const rows = inputs.map((input) =>
+    sendMemoryRow(tx, input, {
+      status: "queued",
+      chunksWritten: input.prepared.chunks.length,
+      embeddingSpace: input.prepared.space,
+    }),
   );
-  if (input.event) {
-    await insertOutboxEvent(tx, input.tenantId, input.event, {
-      documentId: row.memoryId,
-      title: input.title,
-      chunksWritten: chunkIds.length,
-      ...input.extraEventData,
-    });
-  }
-  return { tenantId: input.tenantId, ...row, chunkIds };
+  const chunkIds = insertVersionsChunks(
+    tx,
+    inputs.map((input, i) => ({
+      owner: {
+        tenantId: input.tenantId,
+        memoryId: (rows[i] as SentMemoryRow).memoryId,
+        validFrom: input.validFrom,
+        validTo: null,
+      },
+      chunks: input.prepared.chunks,
+    })),
+  );
+  const events = inputs.map((input, i) =>
+    input.event
+      ? insertOutboxEvent(tx, input.tenantId, input.event, {
+          documentId: (rows[i] as SentMemoryRow).memoryId,
+          title: input.title,
+          chunksWritten: input.prepared.chunks.length,
+          ...input.extraEventData,
+        })
+      : undefined,
+  );
+  const [validFroms, ids] = await Promise.all([
+    Promise.all(rows.map((row) => row.validFrom)),
+    chunkIds,
+    Promise.all(events),
+  ]);
+  return inputs.map((input, i) => {
+    const row = rows[i] as SentMemoryRow;
+    return {
+      tenantId: input.tenantId,
+      memoryId: row.memoryId,
+      lineageId: row.lineageId,
+      validFrom: validFroms[i] as Date,
+      chunkIds: ids[i] ?? [],
+    };
+  });
 }

@@ -1,0 +1,159 @@
+import { countMemories, lockTenantQuota, memoryLimitReached } from "../memories/quota.js";
+import { type WrittenVersion, writeMemoryVersions } from "../memories/write-memory-version.js";
+import type { Database } from "../store/database.js";
+import { createGroupCommit, type Settled } from "../vectors/group-commit.js";
+import {
+  type Decision,
+  decideAlone,
+  newVersion,
+  type PendingWrite,
+  type WriteNewMemoryDeps,
+} from "./decide-memory-write.js";
+import { findIdenticalMemory, type IdenticalMemory, lockTitle } from "./find-identical-memory.js";
+
+/**
+ * Writes that may share a transaction with others of their tenant: indexed inline (chunks and a running
+ * embedding) and without the upsert-by-title swap, which has its own steps after the commit.
+ */
+export function canWriteTogether(pending: PendingWrite): boolean {
+  return pending.chunks !== undefined && pending.embedding !== undefined && !pending.request.upsertByTitle;
+}
+
+interface Member {
+  readonly deps: WriteNewMemoryDeps;
+  readonly pending: PendingWrite;
+}
+
+/** A member whose title an earlier member of its batch writes: it joins the next batch. */
+class JoinNextBatch extends Error {}
+
+/**
+ * decideAlone's transaction, shared by the concurrent writes of one tenant (issue #23: a bulk load paid
+ * a transaction — begin, tenant binding, lock, check, inserts, commit and its WAL flush — per memory).
+ * Each member keeps its own outcome: unchanged, written, or its own quota error. One member's failure
+ * that aborts the transaction (its embedding, a database error) sends every member through a
+ * transaction of its own, so the failure reaches its writer only. While one batch of a tenant commits,
+ * the next gathers (group-commit.ts).
+ */
+export async function decideTogether(deps: WriteNewMemoryDeps, pending: PendingWrite): Promise<Decision> {
+  const write = batchesOf(deps.db);
+  for (;;) {
+    try {
+      return await write(pending.request.caller.tenantId, { deps, pending }, 1);
+    } catch (error) {
+      if (!(error instanceof JoinNextBatch)) throw error;
+    }
+  }
+}
+
+const batches = new WeakMap<
+  Database,
+  (tenantId: string, member: Member, rows: number) => Promise<Decision>
+>();
+
+function batchesOf(db: Database): (tenantId: string, member: Member, rows: number) => Promise<Decision> {
+  let write = batches.get(db);
+  if (!write) {
+    write = createGroupCommit<Member, Decision>(writeBatch, { lingerMs: 0, maxRows: 64 });
+    batches.set(db, write);
+  }
+  return write;
+}
+
+const titleKey = ({ pending: { request } }: Member) => `${request.kind}:${request.title}`;
+
+async function writeBatch(tenantId: string, members: readonly Member[]): Promise<Settled<Decision>[]> {
+  const outcomes: Settled<Decision>[] = members.map(() => ({ ok: false, error: new JoinNextBatch() }));
+  // One writer per title and batch: a second writer of a title must see the first one's row (spec
+  // rule 1: identical content is not written twice), so it waits for the next batch. Sorted by title:
+  // every batch takes its title locks in one order, so two batches (processes) cannot deadlock.
+  const byTitle = new Map<string, number>();
+  members.forEach((member, i) => {
+    const key = titleKey(member);
+    if (!byTitle.has(key)) byTitle.set(key, i);
+  });
+  const chosen = [...byTitle.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, i]) => i);
+  const settle = async (run: () => Promise<Decision>): Promise<Settled<Decision>> =>
+    run().then(
+      (value) => ({ ok: true, value }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+  const alone = async (i: number) => {
+    const member = members[i] as Member;
+    outcomes[i] = await settle(() => decideAlone(member.deps, member.pending));
+  };
+  if (chosen.length === 1) {
+    await alone(chosen[0] as number);
+    return outcomes;
+  }
+  try {
+    const decided = await decideInOneTransaction(
+      tenantId,
+      chosen.map((i) => members[i] as Member),
+    );
+    chosen.forEach((i, n) => {
+      outcomes[i] = decided[n] as Settled<Decision>;
+    });
+  } catch {
+    // Rolled back: nothing of the batch was written. Each member tries alone, with its own outcome.
+    await Promise.all(chosen.map(alone));
+  }
+  return outcomes;
+}
+
+async function decideInOneTransaction(
+  tenantId: string,
+  members: readonly Member[],
+): Promise<Settled<Decision>[]> {
+  const { db } = (members[0] as Member).deps;
+  return db.withTenant(tenantId, async (tx) => {
+    // Every member's lock and check in one round trip; the connection runs them in order.
+    const identical = await Promise.all(
+      members.map(({ pending: { request } }) =>
+        Promise.all([
+          lockTitle(tx, tenantId, request.kind, request.title),
+          request.dedupe
+            ? findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content)
+            : undefined,
+        ]).then(([, same]): IdenticalMemory | undefined => same),
+      ),
+    );
+    const limited = members.some((m) => m.pending.request.caller.limits.memoryLimit !== undefined);
+    // Titles first, then the quota: the order decideAlone takes them in.
+    if (limited) await lockTenantQuota(tx, tenantId);
+    let used = limited || identical.some(Boolean) ? await countMemories(tx, tenantId) : 0;
+
+    const outcomes: Settled<Decision>[] = [];
+    const writing: { n: number; used: number | undefined }[] = [];
+    members.forEach(({ deps, pending }, n) => {
+      const same = identical[n];
+      if (same) {
+        outcomes[n] = { ok: true, value: { kind: "unchanged", ...same, used } };
+        return;
+      }
+      const { caller } = pending.request;
+      const limit = caller.limits.memoryLimit;
+      if (limit !== undefined && used >= limit) {
+        outcomes[n] = { ok: false, error: memoryLimitReached(caller, limit, used, deps.upgradeUrl) };
+        return;
+      }
+      writing.push({ n, used: limit === undefined ? undefined : ++used });
+    });
+    const written = await writeMemoryVersions(
+      tx,
+      writing.map(({ n }) => {
+        const { deps, pending } = members[n] as Member;
+        return newVersion(deps, pending.request, pending.chunks ?? []);
+      }),
+    );
+    for (const [i, { n, used: after }] of writing.entries()) {
+      // An embedding failure rejects here and rolls the whole batch back (writeBatch retries alone).
+      const vectors = await ((members[n] as Member).pending.embedding as Promise<Float32Array[]>);
+      outcomes[n] = {
+        ok: true,
+        value: { kind: "written", written: written[i] as WrittenVersion, vectors, used: after },
+      };
+    }
+    return outcomes;
+  });
+}
