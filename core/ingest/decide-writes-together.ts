@@ -9,7 +9,7 @@ import {
   type PendingWrite,
   type WriteNewMemoryDeps,
 } from "./decide-memory-write.js";
-import { findIdenticalMemory, type IdenticalMemory, lockTitle } from "./find-identical-memory.js";
+import { findIdenticalMemories, lockTitles } from "./find-identical-memory.js";
 
 /**
  * Writes that may share a transaction with others of their tenant: indexed inline (chunks and a running
@@ -65,14 +65,13 @@ const titleKey = ({ pending: { request } }: Member) => `${request.kind}:${reques
 async function writeBatch(tenantId: string, members: readonly Member[]): Promise<Settled<Decision>[]> {
   const outcomes: Settled<Decision>[] = members.map(() => ({ ok: false, error: new JoinNextBatch() }));
   // One writer per title and batch: a second writer of a title must see the first one's row (spec
-  // rule 1: identical content is not written twice), so it waits for the next batch. Sorted by title:
-  // every batch takes its title locks in one order, so two batches (processes) cannot deadlock.
+  // rule 1: identical content is not written twice), so it waits for the next batch.
   const byTitle = new Map<string, number>();
   members.forEach((member, i) => {
     const key = titleKey(member);
     if (!byTitle.has(key)) byTitle.set(key, i);
   });
-  const chosen = [...byTitle.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, i]) => i);
+  const chosen = [...byTitle.values()];
   const settle = async (run: () => Promise<Decision>): Promise<Settled<Decision>> =>
     run().then(
       (value) => ({ ok: true, value }),
@@ -107,17 +106,14 @@ async function decideInOneTransaction(
 ): Promise<Settled<Decision>[]> {
   const { db } = (members[0] as Member).deps;
   return db.withTenant(tenantId, async (tx) => {
-    // Every member's lock and check in one round trip; the connection runs them in order.
-    const identical = await Promise.all(
-      members.map(({ pending: { request } }) =>
-        Promise.all([
-          lockTitle(tx, tenantId, request.kind, request.title),
-          request.dedupe
-            ? findIdenticalMemory(tx, tenantId, request.kind, request.title, request.content)
-            : undefined,
-        ]).then(([, same]): IdenticalMemory | undefined => same),
-      ),
-    );
+    // Every member's title lock, then their identical checks: two statements in one round trip.
+    const requests = members.map((m) => m.pending.request);
+    const deduped = requests.filter((r) => r.dedupe);
+    const [, found] = await Promise.all([
+      lockTitles(tx, tenantId, requests),
+      findIdenticalMemories(tx, tenantId, deduped),
+    ]);
+    const identical = requests.map((r) => (r.dedupe ? found[deduped.indexOf(r)] : undefined));
     const limited = members.some((m) => m.pending.request.caller.limits.memoryLimit !== undefined);
     // Titles first, then the quota: the order decideAlone takes them in.
     if (limited) await lockTenantQuota(tx, tenantId);

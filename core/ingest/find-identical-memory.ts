@@ -19,6 +19,22 @@ export async function lockTitle(
   await tx`select pg_advisory_xact_lock(${TITLE_LOCK_CLASS}, hashtext(${`${tenantId}:${kind}:${title}`}))`;
 }
 
+/**
+ * lockTitle for several titles in one statement, in sorted order (any two callers take shared locks in
+ * the same order, so they cannot deadlock). Then check with a statement of its own: its snapshot must
+ * be taken after the locks are held, to see what a writer that held one committed.
+ */
+export async function lockTitles(
+  tx: TransactionSql,
+  tenantId: string,
+  titles: readonly { readonly kind: MemoryKindName; readonly title: string }[],
+): Promise<void> {
+  const keys = [...new Set(titles.map(({ kind, title }) => `${tenantId}:${kind}:${title}`))].sort();
+  await tx`
+    select count(pg_advisory_xact_lock(${TITLE_LOCK_CLASS}, hashtext(k.key)))
+    from (select key from unnest(${tx.array(keys)}::text[]) as u(key) order by key) k`;
+}
+
 export interface IdenticalMemory {
   readonly memoryId: string;
   readonly status: MemoryStatusName;
@@ -52,4 +68,46 @@ export async function findIdenticalMemory(
         embeddingSpace: row.embedding_space,
       }
     : undefined;
+}
+
+/** findIdenticalMemory for several writes in one statement; each answer at its write's position. */
+export async function findIdenticalMemories(
+  tx: TransactionSql,
+  tenantId: string,
+  writes: readonly {
+    readonly kind: MemoryKindName;
+    readonly title: string;
+    readonly content: string;
+  }[],
+): Promise<(IdenticalMemory | undefined)[]> {
+  if (writes.length === 0) return [];
+  const rows = await tx<
+    {
+      position: number;
+      id: string;
+      status: MemoryStatusName;
+      chunks_written: number;
+      embedding_space: string | null;
+    }[]
+  >`
+    select distinct on (w.position) w.position::int, m.id, m.status, m.chunks_written, m.embedding_space
+    from unnest(${tx.array(writes.map((w) => w.kind))}::text[],
+                ${tx.array(writes.map((w) => w.title))}::text[],
+                ${tx.array(writes.map((w) => contentSha256(w.content).toString("hex")))}::text[])
+         with ordinality as w(kind, title, hash, position)
+    join memories m on m.tenant_id = ${tenantId} and m.content_sha256 = decode(w.hash, 'hex') and m.kind = w.kind
+                   and m.title = w.title and m.valid_to is null and m.status <> 'failed'
+    order by w.position, m.recorded_at desc`;
+  const found = new Map(rows.map((r) => [r.position - 1, r]));
+  return writes.map((_, i) => {
+    const row = found.get(i);
+    return row
+      ? {
+          memoryId: row.id,
+          status: row.status,
+          chunksWritten: row.chunks_written,
+          embeddingSpace: row.embedding_space,
+        }
+      : undefined;
+  });
 }

@@ -46,32 +46,74 @@ export interface SentMemoryRow {
 }
 
 /**
- * Sends the insert of one memory version (one row per version, DESIGN "Storage") without waiting for
- * it: the ids are chosen here, so the statements that name the row (chunks, outbox) go out in the same
- * round trip behind it and run after it, in order, on the transaction's connection.
+ * Sends the insert of memory versions of one tenant (one row per version, DESIGN "Storage") in one
+ * statement, without waiting for it: the ids are chosen here, so the statements that name the rows
+ * (chunks, outbox) go out in the same round trip behind it and run after it, in order, on the
+ * transaction's connection.
  */
+export function sendMemoryRows(
+  tx: TransactionSql,
+  rows: readonly { readonly input: MemoryRowInput; readonly state: MemoryRowState }[],
+): SentMemoryRow[] {
+  const ids = rows.map(({ input }) => ({
+    memoryId: randomUUID(),
+    lineageId: input.lineageId ?? randomUUID(),
+  }));
+  const records = rows.map(({ input, state }, i) => ({
+    id: ids[i]?.memoryId,
+    tenant_id: input.tenantId,
+    lineage_id: ids[i]?.lineageId,
+    kind: input.kind,
+    memory_type: input.memoryType,
+    title: input.title,
+    content: input.content,
+    content_sha256: contentSha256(input.content).toString("hex"),
+    source: input.source ?? null,
+    tags: [...(input.tags ?? [])],
+    metadata: input.metadata ?? {},
+    status: state.status,
+    status_detail: state.statusDetail ?? null,
+    chunks_written: state.chunksWritten,
+    embedding_space: state.embeddingSpace,
+    update_reason: input.updateReason ?? null,
+    valid_from: input.validFrom?.toISOString() ?? null,
+    upsert_by_title: input.upsertByTitle ?? false,
+  }));
+  const inserted = tx<{ id: string; valid_from: Date }[]>`
+    insert into memories (id, tenant_id, lineage_id, kind, memory_type, title, content, content_sha256, source,
+                          tags, metadata, status, status_detail, chunks_written, embedding_space, update_reason,
+                          valid_from, upsert_by_title)
+    select r.id, r.tenant_id, r.lineage_id, r.kind, r.memory_type, r.title, r.content,
+           decode(r.content_sha256, 'hex'), r.source,
+           array(select jsonb_array_elements_text(r.tags)), r.metadata, r.status, r.status_detail,
+           r.chunks_written, r.embedding_space, r.update_reason, coalesce(r.valid_from, now()),
+           r.upsert_by_title
+    from jsonb_to_recordset(${tx.json(records)}) as r(
+      id uuid, tenant_id uuid, lineage_id uuid, kind text, memory_type text, title text, content text,
+      content_sha256 text, source text, tags jsonb, metadata jsonb, status text, status_detail text,
+      chunks_written int, embedding_space text, update_reason text, valid_from timestamptz,
+      upsert_by_title boolean)
+    returning id, valid_from`.then((answer) => new Map(answer.map((row) => [row.id, row.valid_from])));
+  return ids.map(({ memoryId, lineageId }) => ({
+    memoryId,
+    lineageId,
+    validFrom: inserted.then((validFroms) => {
+      const validFrom = validFroms.get(memoryId);
+      if (!validFrom) throw new Error("insert into memories returned no row");
+      return validFrom;
+    }),
+  }));
+}
+
+/** sendMemoryRows for one version. */
 export function sendMemoryRow(
   tx: TransactionSql,
   input: MemoryRowInput,
   state: MemoryRowState,
 ): SentMemoryRow {
-  const memoryId = randomUUID();
-  const lineageId = input.lineageId ?? randomUUID();
-  const validFrom = tx<{ valid_from: Date }[]>`
-    insert into memories (id, tenant_id, lineage_id, kind, memory_type, title, content, content_sha256, source,
-                          tags, metadata, status, status_detail, chunks_written, embedding_space, update_reason,
-                          valid_from, upsert_by_title)
-    values (${memoryId}, ${input.tenantId}, ${lineageId}, ${input.kind},
-            ${input.memoryType}, ${input.title}, ${input.content}, ${contentSha256(input.content)},
-            ${input.source ?? null}, ${tx.array([...(input.tags ?? [])])}::text[],
-            ${tx.json(input.metadata ?? {})}, ${state.status}, ${state.statusDetail ?? null},
-            ${state.chunksWritten}, ${state.embeddingSpace}, ${input.updateReason ?? null},
-            coalesce(${input.validFrom ?? null}::timestamptz, now()), ${input.upsertByTitle ?? false})
-    returning valid_from`.then(([row]) => {
-    if (!row) throw new Error("insert into memories returned no row");
-    return row.valid_from;
-  });
-  return { memoryId, lineageId, validFrom };
+  const [row] = sendMemoryRows(tx, [{ input, state }]);
+  if (!row) throw new Error("sendMemoryRows returned no row");
+  return row;
 }
 
 /** Inserts one memory version and waits for it. */

@@ -19,3 +19,17 @@ export async function insertOutboxEvent(
     insert into outbox (tenant_id, event, payload)
     values (${tenantId}, ${event}, ${tx.json(payload)})`;
 }
+
+/** insertOutboxEvent for several events of one tenant, in one statement. */
+export async function insertOutboxEvents(
+  tx: TransactionSql,
+  tenantId: string,
+  events: readonly { readonly event: MemoryEvent; readonly payload: JsonObject }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await tx`
+    insert into outbox (tenant_id, event, payload)
+    select ${tenantId}, e.event, e.payload
+    from jsonb_to_recordset(${tx.json(events.map((e) => ({ event: e.event, payload: e.payload })))})
+         as e(event text, payload jsonb)`;
+}

@@ -1,8 +1,8 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { TransactionSql } from "../store/database.js";
 import { insertVersionsChunks } from "./insert-chunks.js";
-import { type MemoryRowInput, type SentMemoryRow, sendMemoryRow } from "./insert-memory-row.js";
-import { insertOutboxEvent, type MemoryEvent } from "./insert-outbox-event.js";
+import { type MemoryRowInput, type SentMemoryRow, sendMemoryRows } from "./insert-memory-row.js";
+import { insertOutboxEvents, type MemoryEvent } from "./insert-outbox-event.js";
 import type { PreparedContent } from "./prepare-memory-content.js";
 
 export type { MemoryKindName } from "./insert-memory-row.js";
@@ -48,12 +48,16 @@ export async function writeMemoryVersions(
   tx: TransactionSql,
   inputs: readonly MemoryVersionInput[],
 ): Promise<WrittenVersion[]> {
-  const rows = inputs.map((input) =>
-    sendMemoryRow(tx, input, {
-      status: "queued",
-      chunksWritten: input.prepared.chunks.length,
-      embeddingSpace: input.prepared.space,
-    }),
+  const rows = sendMemoryRows(
+    tx,
+    inputs.map((input) => ({
+      input,
+      state: {
+        status: "queued",
+        chunksWritten: input.prepared.chunks.length,
+        embeddingSpace: input.prepared.space,
+      },
+    })),
   );
   const chunkIds = insertVersionsChunks(
     tx,
@@ -67,20 +71,30 @@ export async function writeMemoryVersions(
       chunks: input.prepared.chunks,
     })),
   );
-  const events = inputs.map((input, i) =>
-    input.event
-      ? insertOutboxEvent(tx, input.tenantId, input.event, {
-          documentId: (rows[i] as SentMemoryRow).memoryId,
-          title: input.title,
-          chunksWritten: input.prepared.chunks.length,
-          ...input.extraEventData,
-        })
-      : undefined,
+  const tenantId = inputs[0]?.tenantId ?? "";
+  const events = insertOutboxEvents(
+    tx,
+    tenantId,
+    inputs.flatMap((input, i) =>
+      input.event
+        ? [
+            {
+              event: input.event,
+              payload: {
+                documentId: (rows[i] as SentMemoryRow).memoryId,
+                title: input.title,
+                chunksWritten: input.prepared.chunks.length,
+                ...input.extraEventData,
+              },
+            },
+          ]
+        : [],
+    ),
   );
   const [validFroms, ids] = await Promise.all([
     Promise.all(rows.map((row) => row.validFrom)),
     chunkIds,
-    Promise.all(events),
+    events,
   ]);
   return inputs.map((input, i) => {
     const row = rows[i] as SentMemoryRow;
