@@ -1,12 +1,10 @@
-import type { JsonObject } from "@bufbuild/protobuf";
 import {
   insertMemoryRow,
-  type MemoryKindName,
+  type MemoryRowInput,
   type MemoryStatusName,
 } from "../memories/insert-memory-row.js";
 import type { MemoryDeps } from "../memories/memory-deps.js";
 import { enqueueIndexMemory } from "../memories/memory-jobs.js";
-import type { MemoryTypeName } from "../memories/memory-type.js";
 import { embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
 import { countMemories, type QuotaCaller, reserveQuota } from "../memories/quota.js";
 import { type WrittenVersion, writeMemoryVersion } from "../memories/write-memory-version.js";
@@ -14,15 +12,9 @@ import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { TransactionSql } from "../store/database.js";
 import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
 
-export interface NewMemory {
+export interface NewMemory
+  extends Pick<MemoryRowInput, "kind" | "memoryType" | "title" | "content" | "source" | "tags" | "metadata"> {
   readonly caller: QuotaCaller;
-  readonly kind: MemoryKindName;
-  readonly memoryType: MemoryTypeName;
-  readonly title: string;
-  readonly content: string;
-  readonly source?: string;
-  readonly tags?: readonly string[];
-  readonly metadata?: JsonObject;
   /** Replace same-title documents once indexed (upload_document, POST /api/documents). */
   readonly upsertByTitle: boolean;
   /** Return an existing byte-identical current version instead of writing (spec rule 1). */

@@ -53,21 +53,8 @@ export async function findIdenticalMemory(
   title: string,
   content: string,
 ): Promise<IdenticalMemory | undefined> {
-  const [row] = await tx<
-    { id: string; status: MemoryStatusName; chunks_written: number; embedding_space: string | null }[]
-  >`
-    select id, status, chunks_written, embedding_space from memories
-    where tenant_id = ${tenantId} and content_sha256 = ${contentSha256(content)} and kind = ${kind}
-      and title = ${title} and valid_to is null and status <> 'failed'
-    order by recorded_at desc limit 1`;
-  return row
-    ? {
-        memoryId: row.id,
-        status: row.status,
-        chunksWritten: row.chunks_written,
-        embeddingSpace: row.embedding_space,
-      }
-    : undefined;
+  const [same] = await findIdenticalMemories(tx, tenantId, [{ kind, title, content }]);
+  return same;
 }
 
 /** findIdenticalMemory for several writes in one statement; each answer at its write's position. */

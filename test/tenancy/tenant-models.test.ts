@@ -1,6 +1,11 @@
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
-import { createTenantModels } from "../../core/keys/tenant-models.js";
+import {
+  createTenantModels,
+  type TenantModels,
+  type TenantModelsOptions,
+} from "../../core/keys/tenant-models.js";
+import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Database } from "../../core/store/database.js";
 import { wordHashEmbedder } from "../graph/graph-test-kit.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -35,20 +40,28 @@ function counted(db: Database): { db: Database; lookups: () => number } {
   };
 }
 
-test("a workspace on the service's models is looked up once per TTL by embedderFor, rerankerFor and modelsFor; forgetTenant ends it", async (t) => {
-  const tenantId = await insertTenant(database.db.sql);
-  const { db, lookups } = counted(database.db);
-  let clock = 1_000;
-  const embedder = wordHashEmbedder();
-  const models = createTenantModels({
+/** The tenant models of a service without a master key, on `embedder` and no reranker. */
+function serviceModels(
+  db: Database,
+  embedder: EmbeddingProvider,
+  options: Pick<TenantModelsOptions, "defaultsTtlMs" | "now"> = {},
+): TenantModels {
+  return createTenantModels({
     db,
     masterKey: undefined,
     defaultEmbedder: embedder,
     defaultReranker: undefined,
     logger: createLogger("silent"),
-    defaultsTtlMs: 1_000,
-    now: () => clock,
+    ...options,
   });
+}
+
+test("a workspace on the service's models is looked up once per TTL by embedderFor, rerankerFor and modelsFor; forgetTenant ends it", async (t) => {
+  const tenantId = await insertTenant(database.db.sql);
+  const { db, lookups } = counted(database.db);
+  let clock = 1_000;
+  const embedder = wordHashEmbedder();
+  const models = serviceModels(db, embedder, { defaultsTtlMs: 1_000, now: () => clock });
 
   t.is(await models.embedderFor(tenantId), embedder);
   t.is(lookups(), 1);
@@ -74,13 +87,7 @@ test("a workspace with a selection under way is read on every call, and a lookup
   });
   const { db, lookups } = counted(database.db);
   const embedder = wordHashEmbedder();
-  const models = createTenantModels({
-    db,
-    masterKey: undefined,
-    defaultEmbedder: embedder,
-    defaultReranker: undefined,
-    logger: createLogger("silent"),
-  });
+  const models = serviceModels(db, embedder);
   t.is(await models.embedderFor(tenantId), embedder, "recall and ingest stay in the active space");
   await models.embedderFor(tenantId);
   await models.modelsFor(tenantId);
