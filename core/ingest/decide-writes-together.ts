@@ -13,10 +13,19 @@ import { findIdenticalMemories, lockTitles } from "./find-identical-memory.js";
 
 /**
  * Writes that may share a transaction with others of their tenant: indexed inline (chunks and a running
- * embedding) and without the upsert-by-title swap, which has its own steps after the commit.
+ * embedding), without the upsert-by-title swap (it has its own steps after the commit), and checked
+ * for identical content — so that when a shared commit's outcome is unknown (the connection lost while
+ * committing) and the members try alone, a member that was committed after all finds itself instead
+ * of being written twice.
  */
 export function canWriteTogether(pending: PendingWrite): boolean {
-  return pending.chunks !== undefined && pending.embedding !== undefined && !pending.request.upsertByTitle;
+  const { request } = pending;
+  return (
+    pending.chunks !== undefined &&
+    pending.embedding !== undefined &&
+    !request.upsertByTitle &&
+    request.dedupe
+  );
 }
 
 interface Member {
