@@ -117,6 +117,16 @@ test.serial("the owner erases the workspace: nothing of it is left but the erasu
       undefined,
     { timeoutMs: 60_000, what: "the purge job" },
   );
+  // The job logs before graphile-worker completes it: its row (key naming the tenant) goes a moment
+  // later, and a scan in between found it.
+  await waitFor(
+    async () => {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from graphile_worker._private_jobs where key like ${`%${owner.tenantId}%`}`;
+      return row?.n === 0 || undefined;
+    },
+    { timeoutMs: 60_000, what: "the purge job's row to go" },
+  );
   const needles = [owner.tenantId, owner.slug, owner.email, marker, tokenId, ...memoryIds];
   const { hits } = await scanEveryTable(sql, needles, (table) => table === "public.workspace_erasures");
   t.deepEqual(hits, [], "no table holds anything of the workspace");
