@@ -48,6 +48,8 @@ export async function writeMemoryVersions(
   tx: TransactionSql,
   inputs: readonly MemoryVersionInput[],
 ): Promise<WrittenVersion[]> {
+  // A batch whose members were all identical or over the limit writes nothing.
+  if (inputs.length === 0) return [];
   const rows = sendMemoryRows(
     tx,
     inputs.map((input) => ({
