@@ -115,22 +115,37 @@ export const MAINTAIN_EVERY_VERSIONS = 32;
  */
 export const SETTLE_AFTER_MS = 30_000;
 
-export async function requestVectorMaintenance(
+export function requestVectorMaintenance(
   sql: Sql,
   tenantId: string,
   space: string,
   version: number,
 ): Promise<void> {
-  if (version === 0 || version % MAINTAIN_EVERY_VERSIONS !== 0) return;
+  if (version === 0 || version % MAINTAIN_EVERY_VERSIONS !== 0) return Promise.resolve();
   const jobKey = `${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}`;
-  await enqueueJob(sql, MAINTAIN_VECTORS_TASK, { tenantId, space }, { jobKey });
-  await enqueueJob(
-    sql,
-    MAINTAIN_VECTORS_TASK,
-    { tenantId, space },
-    { jobKey: `${jobKey}:settle`, runAt: new Date(Date.now() + SETTLE_AFTER_MS) },
-  );
+  // Every write of a group commit (core/vectors/group-commit.ts) sees the same table version: one
+  // request for it is enough (a batch of 29 memories sent 58 enqueue_job calls, 5 % of a bulk
+  // load's PostgreSQL time). Only the newest version per table is remembered.
+  const last = lastRequested.get(jobKey);
+  if (last?.version === version) return last.request;
+  const request = (async () => {
+    await enqueueJob(sql, MAINTAIN_VECTORS_TASK, { tenantId, space }, { jobKey });
+    await enqueueJob(
+      sql,
+      MAINTAIN_VECTORS_TASK,
+      { tenantId, space },
+      { jobKey: `${jobKey}:settle`, runAt: new Date(Date.now() + SETTLE_AFTER_MS) },
+    );
+  })();
+  lastRequested.set(jobKey, { version, request });
+  // A request that failed may be made again by the next write of that version.
+  request.catch(() => {
+    if (lastRequested.get(jobKey)?.request === request) lastRequested.delete(jobKey);
+  });
+  return request;
 }
+
+const lastRequested = new Map<string, { version: number; request: Promise<void> }>();
 
 /** A maintenance request that cannot be enqueued is not the write's failure: the sweep covers it. */
 export function ignoreMaintenanceError(): void {}

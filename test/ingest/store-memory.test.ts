@@ -274,6 +274,30 @@ test("a burst of writes leaves one settling maintenance run, moved past each lat
   t.true((after[0]?.run_at.getTime() ?? 0) > firstAt, "a later request moves the run later");
 });
 
+test("the writes of one group commit ask for a table version's maintenance once", async (t) => {
+  // Issue 23: every member of a batch saw the same LanceDB version and each enqueued both jobs.
+  const { tenantId } = await service.createTenant();
+  const space = service.models.embedder.id;
+  const sql = service.storage.db.sql;
+  // The settling job waits 30 s, so it is still there to show how often it was enqueued (the
+  // immediate one may already have run).
+  const revisions = async () => {
+    const rows = await sql<{ revision: number }[]>`
+      select revision from graphile_worker.jobs
+      where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
+    return rows.map((r) => r.revision);
+  };
+  const version = 3 * MAINTAIN_EVERY_VERSIONS;
+  await Promise.all(
+    Array.from({ length: 10 }, () => requestVectorMaintenance(sql, tenantId, space, version)),
+  );
+  t.deepEqual(await revisions(), [0], "enqueued once, never replaced");
+  await requestVectorMaintenance(sql, tenantId, space, version);
+  t.deepEqual(await revisions(), [0]);
+  await requestVectorMaintenance(sql, tenantId, space, version + MAINTAIN_EVERY_VERSIONS);
+  t.deepEqual(await revisions(), [1], "the next version's request replaces it");
+});
+
 test("the first writes of a new tenant, all at once, each succeed (one vector table, created once)", async (t) => {
   const tenant = await service.createTenant();
   const client = ingestClient(service, tenant.token);
