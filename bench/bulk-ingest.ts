@@ -1,14 +1,15 @@
 /**
  * Bulk ingest into one tenant through the service's real path (issue #23 "Bulk ingest"): the full
  * service (gRPC, auth, validation, the in-process worker with its vector maintenance) receives
- * `memories` short German memories from `concurrency` clients calling IngestService.StoreMemory, as an
- * importing client would. Reports end-to-end chunks/s next to the raw embedder rate on the same chunk
+ * `memories` short German memories from `concurrency` callers of IngestService.StoreMemory in a client
+ * process of its own (bench/bulk-ingest-client.ts), as an importing program would send them. Reports end-to-end chunks/s next to the raw embedder rate on the same chunk
  * texts, and what LanceDB holds afterwards: fragments, versions, data and version-manifest bytes.
  *
  *   npm run bench:bulk-ingest -- [--memories 10000] [--concurrency 64]
  *
  * bench/recall.ts runs the same measurement for its bulk-ingest row.
  */
+import { spawn } from "node:child_process";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,7 +18,7 @@ import { SETTLE_AFTER_MS } from "../core/memories/schedule-maintenance.js";
 import type { Models } from "../core/models/load-models.js";
 import { vectorTableName } from "../core/vectors/vector-table-name.js";
 import { startTestService } from "../test/helpers/test-service.js";
-import { ingestClient, loadTestModels } from "../test/ingest/ingest-test-kit.js";
+import { loadTestModels } from "../test/ingest/ingest-test-kit.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -33,6 +34,8 @@ export interface TableOnDisk {
 }
 
 export interface BulkIngestResult extends TableOnDisk {
+  /** Where the calls came from: a client process of its own since 2026-11-28 (in-process before). */
+  readonly client: "own process";
   readonly memories: number;
   readonly concurrency: number;
   readonly chunks: number;
@@ -63,6 +66,26 @@ async function bytesUnder(dir: string): Promise<{ bytes: number; files: number }
   return { bytes, files };
 }
 
+/** bench/bulk-ingest-client.ts in a process of its own; answers the chunks written and the time. */
+async function runClient(job: {
+  grpcUrl: string;
+  token: string;
+  contents: readonly string[];
+  concurrency: number;
+}): Promise<{ chunks: number; ms: number }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/bulk-ingest-client.ts"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString("utf8");
+  });
+  child.stdin.end(JSON.stringify(job));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`the bulk-ingest client exited with ${code}`);
+  return JSON.parse(out) as { chunks: number; ms: number };
+}
+
 export async function measureBulkIngest(
   models: Models,
   options: { memories: number; concurrency: number; evalDir: string },
@@ -74,19 +97,12 @@ export async function measureBulkIngest(
     const tenant = await service.createTenant({
       limitsOverride: { requestsPerMinutePerToken: 100_000_000, memoryLimit: null },
     });
-    const client = ingestClient(service, tenant.token);
-    let chunks = 0;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        for (let i = next++; i < texts.length; i = next++) {
-          const { memory } = await client.storeMemory({ title: `Notiz ${i}`, content: texts[i] ?? "" });
-          chunks += memory?.chunksWritten ?? 0;
-        }
-      }),
-    );
-    const ms = performance.now() - started;
+    const { chunks, ms } = await runClient({
+      grpcUrl: service.grpcUrl,
+      token: tenant.token,
+      contents: texts,
+      concurrency: options.concurrency,
+    });
     const embedder = models.embedder;
     const chunkTexts = texts.flatMap((content, i) =>
       chunkContent({ title: `Notiz ${i}`, content }, embedder).map((c) => c.indexText),
@@ -121,6 +137,7 @@ export async function measureBulkIngest(
     }
     const settledAfterMs = Math.round(performance.now() - loadEnded);
     return {
+      client: "own process",
       memories: options.memories,
       concurrency: options.concurrency,
       chunks,
