@@ -251,7 +251,7 @@ async function main() {
       return;
     }
     // What the worker's maintain-vectors job (enqueued by the import) does: compact the fragments
-    // every batch appended, build the ANN index above 5,000 rows. Run inline (worker: false here).
+    // every batch appended, build the ANN index from 1,200 rows. Run inline (worker: false here).
     const space = (await service.storage.vectors.spaces(target.tenantId))[0] ?? "";
     const maintain = await measured(() =>
       maintainVectorTable(service.storage.vectors, target.tenantId, space),

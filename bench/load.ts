@@ -8,7 +8,7 @@
  * 1. Fill: a fresh database and data directory; one tenant gets `--memories` one-chunk memories
  *    (synthetic German text from the eval corpus, bench/synthetic-corpus.ts) written as ingest writes
  *    them — memory row, chunk with its tsvector, built-in-embedder vector in LanceDB — and the table
- *    maintenance the worker runs (ANN index above 5,000 rows), then statistics.
+ *    maintenance the worker runs (ANN index from 1,200 rows), then statistics.
  * 2. Load: the service starts on that data; after a warm-up, autocannon runs POST /api/memory/recall
  *    with the xquad_de questions in turn for `--seconds`: req/s, p50/p95/p99 from per-response
  *    timings, non-2xx and errors, the service's RSS and PostgreSQL connections at start and end.

@@ -26,6 +26,7 @@ const { values } = parseArgs({
     rows: { type: "string", default: "10000" },
     queries: { type: "string", default: "200" },
     "eval-dir": { type: "string", default: "../shared/eval" },
+    out: { type: "string", default: "vector-search-cost" },
   },
 });
 const ROWS = Number(values.rows);
@@ -176,7 +177,7 @@ try {
       store.search(tenant, embedder.id, vector, K),
     );
   }
-  writeBenchResult("vector-search-cost", {
+  writeBenchResult(values.out, {
     what: "one vector-channel search (k = 50) on an HNSW-SQ-indexed LanceDB table, CPU of all threads",
     rows: ROWS,
     queries: queryVectors.length,

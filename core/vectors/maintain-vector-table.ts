@@ -2,13 +2,17 @@ import { Index } from "@lancedb/lancedb";
 import type { VectorStore } from "./vector-store.js";
 
 /**
- * Rows from which a (tenant, space) table gets an ANN index. Below it a flat (exact) search stays
- * within recall's budget (≈ 15–30 ms at 5k rows on 2 cores) and an index would only cost build time
- * and some recall; above it flat search grows ≈ 6 µs per row (10k rows ≈ 150–250 ms) while the
- * index answers in ≈ 4 ms and builds in ≈ 10 s at 5k rows. Measured by `npm run bench:ingest`
- * (bench/results/ingest.json, "vectorIndex"; docs/ingest.md "ANN index").
+ * Rows from which a (tenant, space) table gets an ANN index: about where a flat search starts to cost
+ * more than an indexed one. LanceDB's flat search with the validity prefilter grows much faster than
+ * the rows (2026-11-28, one table of built-in-embedder vectors, k = 50, CPU per search: 1k rows
+ * 6–9 ms, 1.5k 22–31 ms, 2k 22–30 ms, 3k 67 ms, 4k 100–160 ms; the HNSW-SQ index 7–11 ms at each of
+ * these sizes, built in 0.16 s at 1k and 1.3 s at 4k, 0.992–0.997 of the exact top 50), so a
+ * workspace of a few thousand memories spent most of each recall's CPU in it (3k memories: 115 ms of
+ * CPU per recall, 35 ms with the index). At 1k rows the two cost the same (6–9 against 7.5 ms).
+ * bench/vector-search-cost.ts --rows; docs/ingest.md "ANN index". It was 5,000 after an older
+ * LanceDB measured ≈ 15–30 ms flat there.
  */
-export const ANN_INDEX_MIN_ROWS = 5_000;
+export const ANN_INDEX_MIN_ROWS = 1_200;
 
 /** Every append makes a fragment; past this many, searches slow down and the table is compacted. */
 export const MAX_FRAGMENTS = 16;

@@ -102,9 +102,9 @@ test("erased vectors leave no trace in an HNSW-indexed table: no file holds thei
   );
   t.true(vectorBytes.every((b) => b.some((byte) => byte !== 0)));
 
-  // The worker's maintenance, with the index threshold lowered to this table's size.
-  const maintained = await maintainVectorTable(vectors, owner.tenantId, space, { annIndexMinRows: 1_000 });
-  t.true(maintained.indexCreated, JSON.stringify(maintained));
+  // The worker's maintenance (the in-process worker may have built the index already while the rows
+  // arrived; then this run folds the rest in): every row, the lineage's too, is in the index.
+  await maintainVectorTable(vectors, owner.tenantId, space, { annIndexMinRows: 1_000 });
   const [index] = await table.listIndices();
   t.truthy(index, "the table has an ANN index");
   const statsBefore = await table.indexStats(index?.name ?? "");
