@@ -58,12 +58,23 @@ export async function readCandidateChunks(
   const valid = asOf
     ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
     : tx`m.valid_to is null and c.valid_to is null`;
+  // Driven by the ids, one primary-key lookup each: LATERAL with OFFSET 0 keeps the planner from
+  // flattening the lookups into a join it may order the other way round. It did: estimating one row
+  // for a tenant its statistics do not know yet (a young or fast-growing tenant), it scanned every
+  // memory of the tenant and probed its chunks — PostgreSQL time per recall 21 ms at 1,000
+  // memories, 22 ms at 4,000 with plain LATERAL; growing with the tenant.
   const rows = await tx<Row[]>`
     select c.id as chunk_id, c.memory_id, c.content, m.title, m.memory_type, m.kind, m.source,
            m.valid_from, m.valid_to, m.created_at
-    from chunks c join memories m on m.id = c.memory_id and m.tenant_id = c.tenant_id
-    where c.tenant_id = ${tenantId} and c.id = any(${tx.array([...chunkIds])}::uuid[])
-      and m.status <> 'failed' and ${valid} and ${filter === undefined ? tx`true` : filter.sql(tx)}`;
+    from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
+    cross join lateral (
+      select c.id, c.memory_id, c.content, c.valid_to from chunks c
+      where c.id = wanted.id and c.tenant_id = ${tenantId} offset 0
+    ) c
+    cross join lateral (
+      select * from memories m where m.id = c.memory_id and m.tenant_id = ${tenantId} offset 0
+    ) m
+    where m.status <> 'failed' and ${valid} and ${filter === undefined ? tx`true` : filter.sql(tx)}`;
   return new Map(rows.map((r) => [r.chunk_id, toCandidate(r)]));
 }
 
@@ -83,9 +94,12 @@ export async function readFirstChunks(
     select distinct on (m.id) coalesce(c.id, m.id) as chunk_id, m.id as memory_id,
            coalesce(c.content, m.content) as content, m.title, m.memory_type, m.kind, m.source,
            m.valid_from, m.valid_to, m.created_at
-    from memories m left join chunks c on c.memory_id = m.id and c.tenant_id = m.tenant_id
-    where m.tenant_id = ${tenantId} and m.id = any(${tx.array([...memoryIds])}::uuid[]) and m.status <> 'failed'
-      and ${filter === undefined ? tx`true` : filter.sql(tx)}
+    from unnest(${tx.array([...new Set(memoryIds)])}::uuid[]) as wanted(id)
+    cross join lateral (
+      select * from memories m where m.id = wanted.id and m.tenant_id = ${tenantId} offset 0
+    ) m
+    left join chunks c on c.memory_id = m.id and c.tenant_id = m.tenant_id
+    where m.status <> 'failed' and ${filter === undefined ? tx`true` : filter.sql(tx)}
     order by m.id, c.ordinal`;
   return new Map(rows.map((r) => [r.memory_id, toCandidate(r)]));
 }

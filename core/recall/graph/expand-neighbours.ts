@@ -73,15 +73,18 @@ export async function expandNeighbours(
     with recursive
     seeds as (
       select coalesce(r.id, m.id) as id
-      from memories m
+      -- One primary-key lookup per seed (read-candidate-chunks.ts says why OFFSET 0).
+      from unnest(${tx.array([...options.seeds])}::uuid[]) as seed(id)
+      cross join lateral (
+        select * from memories m where m.id = seed.id and m.tenant_id = ${tenantId} offset 0
+      ) m
       left join lateral (
         select v.id from memories v
         where not (${memoryValid}) and v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
           and ${versionValid}
         order by v.valid_from desc limit 1
       ) r on true
-      where m.tenant_id = ${tenantId} and m.id = any(${tx.array([...options.seeds])}::uuid[])
-        and (${memoryValid} or r.id is not null)
+      where (${memoryValid} or r.id is not null)
     ),
     walk(depth, ids, froms, vias, visited) as (
       select 0, array_agg(distinct id), null::uuid[], null::text[], array_agg(distinct id) from seeds
