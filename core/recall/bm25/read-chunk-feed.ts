@@ -109,8 +109,12 @@ export async function readChangedChunks(
 ): Promise<{ current: ChunkLexemes[]; erased: string[] }> {
   const rows = await tx<(ChunkRow & { current: boolean })[]>`
     select c.id, c.valid_to is null as current, l.lexemes, l.tfs
-    from chunks c ${chunkLexemes(tx)}
-    where c.tenant_id = ${tenantId} and c.id = any(${tx.array([...chunkIds])}::uuid[])`;
+    from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
+    -- One primary-key lookup per id, whatever the planner thinks of the tenant's size
+    -- (read-candidate-chunks.ts says why OFFSET 0).
+    cross join lateral (
+      select * from chunks c where c.id = wanted.id and c.tenant_id = ${tenantId} offset 0
+    ) c ${chunkLexemes(tx)}`;
   const found = new Set(rows.map((r) => r.id));
   return {
     current: rows.filter((r) => r.current).map((r) => ({ chunkId: r.id, lexemes: r.lexemes, tfs: r.tfs })),
