@@ -87,8 +87,11 @@ async function markManyIndexed(
   return db.withTenant(tenantId, async (tx) => {
     const rows = await tx<{ id: string }[]>`
       with stored as (
-        update chunks set vector_stored = true
-        where tenant_id = ${tenantId} and memory_id = any(${tx.array(ids)}::uuid[]) and not vector_stored
+        -- By memory id (the lookup of chunks_memory_id_ordinal_key), not through the tenant's
+        -- partial index of unvectored chunks, whose dead entries a bulk load piles up until vacuum.
+        update chunks c set vector_stored = true
+        from (select id from unnest(${tx.array(ids)}::uuid[]) as wanted(id) offset 0) wanted
+        where c.memory_id = wanted.id and c.tenant_id = ${tenantId} and not c.vector_stored
         returning 1
       ), indexed as (
         update memories set status = 'indexed', status_detail = null, updated_at = now()
