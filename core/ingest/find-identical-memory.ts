@@ -82,8 +82,17 @@ export async function findIdenticalMemories(
                 ${tx.array(writes.map((w) => w.title))}::text[],
                 ${tx.array(writes.map((w) => contentSha256(w.content).toString("hex")))}::text[])
          with ordinality as w(kind, title, hash, position)
-    join memories m on m.tenant_id = ${tenantId} and m.content_sha256 = decode(w.hash, 'hex') and m.kind = w.kind
-                   and m.title = w.title and m.valid_to is null and m.status <> 'failed'
+    -- One lookup of the title index per write. As a join, the planner scanned every current memory
+    -- of a tenant it had no statistics for (3.4 ms per batch at 4,000 memories, growing with the
+    -- tenant); inside the LATERAL (OFFSET 0: not flattened) the status test stays outside, or the
+    -- tenant's quota index, whose predicate it matches, looks as good for each write (39.8 ms).
+    cross join lateral (
+      select m.id, m.status, m.chunks_written, m.embedding_space, m.recorded_at from memories m
+      where m.tenant_id = ${tenantId} and m.kind = w.kind and m.title = w.title
+        and m.content_sha256 = decode(w.hash, 'hex') and m.valid_to is null
+      offset 0
+    ) m
+    where m.status <> 'failed'
     order by w.position, m.recorded_at desc`;
   const found = new Map(rows.map((r) => [r.position - 1, r]));
   return writes.map((_, i) => {
