@@ -2,7 +2,7 @@ import { ingestClient } from "../test/ingest/ingest-test-kit.js";
 
 // The importing client of `npm run bench:bulk-ingest`, in a process of its own (as an importer is):
 // the service's event loop serves the calls instead of also making them. Reads
-// {grpcUrl, token, titles, contents, concurrency} as JSON from stdin, stores each memory through
+// {grpcUrl, token, contents, concurrency} as JSON from stdin, stores content i as "Notiz i" through
 // IngestService.StoreMemory from `concurrency` callers, prints {chunks, ms} as one JSON line.
 
 interface Job {

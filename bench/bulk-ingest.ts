@@ -2,8 +2,9 @@
  * Bulk ingest into one tenant through the service's real path (issue #23 "Bulk ingest"): the full
  * service (gRPC, auth, validation, the in-process worker with its vector maintenance) receives
  * `memories` short German memories from `concurrency` callers of IngestService.StoreMemory in a client
- * process of its own (bench/bulk-ingest-client.ts), as an importing program would send them. Reports end-to-end chunks/s next to the raw embedder rate on the same chunk
- * texts, and what LanceDB holds afterwards: fragments, versions, data and version-manifest bytes.
+ * process of its own (bench/bulk-ingest-client.ts), as an importing program would send them. Reports
+ * end-to-end chunks/s next to the raw embedder rate on the same chunk texts, and what LanceDB holds
+ * afterwards: fragments, versions, data and version-manifest bytes.
  *
  *   npm run bench:bulk-ingest -- [--memories 10000] [--concurrency 64]
  *
