@@ -1,12 +1,13 @@
 # syntax=docker/dockerfile:1
 # One image for every process kind (docs/scaling.md): the command picks the entry point.
-#   docker run IMAGE                     all-in-one (gateways + core + worker)
-#   docker run IMAGE apps/core.ts        core alone (set WORKER=false to run workers apart)
-#   docker run IMAGE apps/gateway.ts     the HTTP edge alone (needs CORE_URL)
-#   docker run IMAGE apps/worker.ts      a worker alone (needs DATABASE_URL)
+#   docker run IMAGE                          all-in-one (gateways + core + worker)
+#   docker run IMAGE dist/apps/core.js        core alone (set WORKER=false to run workers apart)
+#   docker run IMAGE dist/apps/gateway.js     the HTTP edge alone (needs CORE_URL)
+#   docker run IMAGE dist/apps/worker.js      a worker alone (needs DATABASE_URL)
+# The processes run the JavaScript scripts/build.mjs makes of the sources (ADR 0280), not tsx.
 
-# Dependencies: production only. tsx is a runtime dependency (the service runs its TypeScript
-# directly), so `--omit=dev` keeps it. Install scripts run only for the packages package.json's
+# Dependencies: production only (esbuild, which builds dist/ and bundles the dashboard, is one; tsx
+# stays for `npm run cli`). Install scripts run only for the packages package.json's
 # allowScripts allows (npm 10 in this image does not read that field).
 FROM node:20-slim AS deps
 WORKDIR /app
@@ -30,6 +31,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root . .
+RUN node scripts/build.mjs
 # Non-root: the code is root-owned and read-only to the service; only /data is writable.
 # Named volumes mounted below /data start as copies of these directories, so with node as owner.
 RUN mkdir -p /data/lancedb /data/cache && chown -R node:node /data
@@ -38,5 +40,5 @@ VOLUME ["/data"]
 EXPOSE 8080 50051
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "scripts/healthcheck.mjs"]
-ENTRYPOINT ["node", "--import", "tsx"]
-CMD ["apps/all-in-one.ts"]
+ENTRYPOINT ["node"]
+CMD ["dist/apps/all-in-one.js"]

@@ -36,6 +36,7 @@ import { spawnService, waitForHealth } from "../test/helpers/service-process.js"
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { fillSyntheticMemories } from "./fill-synthetic-memories.js";
 import { runMixedLoad } from "./load-mixed.js";
+import { calibrationMs, cpuPerRequest, cpuSnapshot } from "./process-cpu.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -56,6 +57,8 @@ const { values } = parseArgs({
     "warm-seconds": { type: "string", default: "10" },
     // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory.
     "profile-dir": { type: "string" },
+    // Runs the service from its TypeScript under tsx instead of dist/ as `npm start` does (ADR 0280).
+    source: { type: "boolean", default: false },
   },
 });
 const MEMORIES = Number(values.memories);
@@ -137,7 +140,10 @@ try {
       METRICS_PORT: String(metricsPort),
       LOG_LEVEL: "warn",
     },
-    values["profile-dir"] ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["profile-dir"]}`] } : {},
+    {
+      compiled: !values.source,
+      ...(values["profile-dir"] ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["profile-dir"]}`] } : {}),
+    },
   );
   const base = `http://127.0.0.1:${port}`;
   await waitForHealth(base, 180_000).catch((error: unknown) => {
@@ -225,9 +231,14 @@ try {
       () => undefined,
     );
   }, 5_000);
+  const calibration = await calibrationMs();
+  log(`calibration: ${calibration} ms`);
+  const cpuBefore = await cpuSnapshot(pid);
   const { result, samples, statuses } = await run(CONNECTIONS, { duration: SECONDS }).finally(() =>
     clearInterval(sampler),
   );
+  // CPU per recall: comparable across hours of a shared machine where req/s is not.
+  const cpu = cpuPerRequest(cpuBefore, await cpuSnapshot(pid), samples.length);
   // Connections still draining count in full; give the pool a moment to settle before reading it.
   await new Promise((r) => setTimeout(r, 1000));
   const end = { rssMb: await rssMb(), pgConnections: await pgConnections(), loadAverage: loadavg()[0] };
@@ -264,7 +275,9 @@ try {
       figures.errors === 0,
     rssFlat: Math.abs(end.rssMb - start.rssMb) <= 0.1 * start.rssMb,
   };
-  log(JSON.stringify({ figures, oneConnection, stageMeanMs, start, end, rssTimeline, targets }, null, 2));
+  log(
+    JSON.stringify({ figures, cpu, oneConnection, stageMeanMs, start, end, rssTimeline, targets }, null, 2),
+  );
   let mixed: Record<string, unknown> | undefined;
   if (MIXED_SECONDS > 0) {
     log(`mixed: ${CONNECTIONS} connections for ${MIXED_SECONDS} s`);
@@ -284,6 +297,7 @@ try {
   }
   writeBenchResult(values.out, {
     what: "POST /api/memory/recall through REST against `npm start` (child process), autocannon",
+    runs: values.source ? "TypeScript under tsx" : "dist/ (npm start)",
     memories: MEMORIES,
     connections: CONNECTIONS,
     seconds: round(seconds),
@@ -291,6 +305,8 @@ try {
     embedder: embedder.id,
     vectorTable: maintained,
     figures,
+    cpuPerRecall: cpu,
+    calibrationMs: calibration,
     oneConnection,
     stageMeanMs,
     service: { start, end, rssTimelineMb: rssTimeline },

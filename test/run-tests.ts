@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { loadLexicon } from "../core/models/lexicon/load-lexicon.js";
@@ -41,6 +41,10 @@ if (!(await reachable(adminUrl))) {
   stopEmbedded = () => server.stop();
 }
 
+// dist/ as `npm start` runs it, built once here: the tests that start the compiled service then find it
+// current instead of rebuilding it under each other (scripts/build.mjs).
+const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+if (built.status !== 0) process.exit(built.status ?? 1);
 const template = await ensureTemplateDatabase(adminUrl);
 // Parse the dictionaries once, before test files start services in parallel (each would otherwise
 // wait on the cache lock, or time out, while the first one parses).

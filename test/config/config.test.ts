@@ -49,7 +49,7 @@ test("a provider that needs settings says which one is missing", (t) => {
 });
 
 test("npm start with a bad value exits 1 with one line naming the variable, no stack trace", (t) => {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "apps/all-in-one.ts"], {
+  const result = spawnSync(process.execPath, ["scripts/start.mjs", "apps/all-in-one.ts"], {
     env: { ...process.env, PORT: "eighty" },
     encoding: "utf8",
     timeout: 30_000,

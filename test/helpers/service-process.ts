@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { waitFor } from "./test-service.js";
 
-/** `npm start` as a child process (node --import tsx apps/all-in-one.ts), with its output collected. */
+/**
+ * The service as a child process, with its output collected: the TypeScript sources under tsx (the
+ * tests' default), or with `compiled` exactly as `npm start` runs it (scripts/start.mjs: dist/, built
+ * once per test run by test/run-tests.ts, ADR 0280).
+ */
 export interface ServiceProcess {
   readonly child: ChildProcess;
   readonly output: () => string;
@@ -15,6 +19,8 @@ export interface SpawnOptions {
   readonly gid?: number;
   /** Flags for node itself (e.g. --cpu-prof, which Node refuses in NODE_OPTIONS). */
   readonly nodeArgs?: readonly string[];
+  /** Run as `npm start` does: scripts/start.mjs and the JavaScript in dist/. */
+  readonly compiled?: boolean;
 }
 
 export function spawnService(env: Record<string, string>, options: SpawnOptions = {}): ServiceProcess {
@@ -27,8 +33,9 @@ export function spawnApp(
   env: Record<string, string>,
   options: SpawnOptions = {},
 ): ServiceProcess {
-  const { nodeArgs = [], ...ids } = options;
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
+  const { nodeArgs = [], compiled = false, ...ids } = options;
+  const args = compiled ? ["scripts/start.mjs", entry] : ["--import", "tsx", entry];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     ...ids,

@@ -7,8 +7,9 @@ import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { spawnService, waitForHealth } from "../helpers/service-process.js";
 import { waitFor } from "../helpers/test-service.js";
 
-// The README's quick start: `npm start` with no configuration runs everything on embedded
-// defaults; a restart reuses the data; SIGTERM drains and exits cleanly.
+// The README's quick start: `npm start` (scripts/start.mjs running the built dist/) with no
+// configuration runs everything on embedded defaults; a restart reuses the data; SIGTERM drains and
+// exits cleanly.
 
 test("embedded mode: first start bootstraps a token, restart keeps the data, SIGTERM exits 0", async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), "memory-embedded-"));
@@ -22,7 +23,7 @@ test("embedded mode: first start bootstraps a token, restart keeps the data, SIG
   };
   const base = `http://127.0.0.1:${env.PORT}`;
   try {
-    const first = spawnService(env);
+    const first = spawnService(env, { compiled: true });
     t.teardown(() => first.child.kill("SIGKILL"));
     await waitForHealth(base);
     const token = await waitFor(() => first.output().match(/kmt_[A-Za-z0-9_-]{43}/)?.[0], {
@@ -35,7 +36,7 @@ test("embedded mode: first start bootstraps a token, restart keeps the data, SIG
     t.is(await first.exited, 0);
     t.regex(first.output(), /"msg":"stopped"/);
 
-    const second = spawnService(env);
+    const second = spawnService(env, { compiled: true });
     t.teardown(() => second.child.kill("SIGKILL"));
     await waitForHealth(base);
     t.false(/kmt_[A-Za-z0-9_-]{43}/.test(second.output()), "no second bootstrap token");
