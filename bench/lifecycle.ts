@@ -1,126 +1,124 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
+import { loadConfig } from "../config/config.js";
+import { createLogger } from "../config/logger.js";
+import { purgeErased } from "../core/memories/purge-erased.js";
+import { type Storage, startStorage } from "../core/start-storage.js";
+import type { Sql } from "../core/store/database.js";
 import { issueApiToken } from "../core/tenancy/api-tokens.js";
 import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
-import { testModels } from "../test/graph/graph-test-kit.js";
-import { startTestService, type TestService } from "../test/helpers/test-service.js";
+import { freePort } from "../test/helpers/free-port.js";
+import { TEST_LEXICON_CACHE_DIR } from "../test/helpers/lexicon-cache.js";
+import { spawnService, waitForHealth } from "../test/helpers/service-process.js";
 import { cookieHeader, freshIp, signInWithWorkspace } from "../test/tenancy/sign-in-helper.js";
 import { writeBenchResult } from "./write-result.js";
 
 // `npm run bench:lifecycle` (issue 20 "Measure"): export and import of a workspace of MEMORIES memory
-// versions through the real REST routes (time, peak RSS of this process, which runs the service; the
-// HTTP client runs in a process of its own, bench/lifecycle-client.ts), then erasure of
+// versions through the real REST routes of the service as `npm start` runs it (dist/, a child
+// process with the built-in embedder and WORKER=false; time and peak RSS of that process; the HTTP
+// client runs in a process of its own, bench/lifecycle-client.ts), then erasure of
 // ERASE_VERSIONS versions (ERASE_VERSIONS / 10 lineages of 10 versions each) through
 // DELETE /api/v1/memories/{id}. Sizes: LIFECYCLE_MEMORIES (default 100000) and
-// LIFECYCLE_ERASE_VERSIONS (default 10000). The embedder is the tests' word-hash embedder, so the
-// import figure is the pipeline (parse, chunk, PostgreSQL, BM25 triggers, LanceDB) without model
-// time; with the built-in embedder add its throughput (docs/models.md) for every chunk.
+// LIFECYCLE_ERASE_VERSIONS (default 10000). The import re-embeds every chunk with the built-in
+// embedder (the product's default), so its time includes model time. Until 2026-11-28 the service
+// ran inside this process under tsx with the tests' word-hash embedder (results before that date).
 
 const MEMORIES = Number(process.env.LIFECYCLE_MEMORIES ?? 100_000);
 const ERASE_VERSIONS = Math.min(Number(process.env.LIFECYCLE_ERASE_VERSIONS ?? 10_000), MEMORIES);
 // 0: export and import only, written to bench/results/lifecycle-import.json.
 const VERSIONS_PER_LINEAGE = 10;
 const LINKS = Math.floor(MEMORIES / 10);
+const ADMIN_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/**
- * The part of RSS that maps files (the code of node, its add-ons and LanceDB's library as far as it
- * ran): counted in RSS, but clean pages the kernel can drop and share. 0 where /proc is missing.
- */
-function fileBackedRss(): number {
-  try {
-    const rollup = readFileSync("/proc/self/smaps_rollup", "utf8");
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0);
-    return (kb("Rss") - kb("Anonymous")) * 1024;
-  } catch {
-    return 0;
-  }
+/** VmRSS, RssAnon, RssFile and VmHWM of a process, in bytes, from /proc/<pid>/status. */
+async function processMemory(pid: number): Promise<{ rss: number; anon: number; file: number; hwm: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile"), hwm: kb("VmHWM") };
 }
 
-/** Samples the process's RSS every 20 ms while `run` runs; returns its result, time and peak. */
-async function measured<T>(run: () => Promise<T>): Promise<{
+/**
+ * Runs `run` while watching the service process `pid`: its peak RSS is the kernel's high-water mark
+ * (VmHWM, reset before the run through /proc/<pid>/clear_refs, so nothing is missed between samples),
+ * and a sample every 20 ms tells how the peak splits into anonymous memory (heap, native) and mapped
+ * files (code pages, clean and reclaimable).
+ */
+async function measured<T>(
+  pid: number,
+  run: () => Promise<T>,
+  metricsUrl?: string,
+): Promise<{
   result: T;
   ms: number;
   peakRssMb: number;
   startRssMb: number;
-  peakHeapMb: number;
-  peakExternalMb: number;
-  atPeak: {
-    heapTotalMb: number;
-    heapUsedMb: number;
-    externalMb: number;
-    arrayBuffersMb: number;
-    nativeMb: number;
-    fileBackedMb: number;
-  };
+  atPeak: { anonMb: number; fileBackedMb: number };
+  /** The largest V8 heap (reserved) and external memory the service's /metrics reported meanwhile. */
+  peakHeapTotalMb?: number;
+  peakExternalMb?: number;
 }> {
-  const startRss = process.memoryUsage.rss();
-  let peak = startRss;
-  let peakHeap = 0;
-  let peakExternal = 0;
-  // The sample at the RSS peak, split: V8 heap (reserved), external (Buffers, Arrow memory held by JS)
-  // and the rest (native: code, thread stacks, LanceDB's and the allocator's memory).
-  let atPeak = {
-    heapTotalMb: 0,
-    heapUsedMb: 0,
-    externalMb: 0,
-    arrayBuffersMb: 0,
-    nativeMb: 0,
-    fileBackedMb: 0,
-  };
-  const trace = process.env.LIFECYCLE_TRACE ? 0 : -1;
-  let ticks = trace;
+  // "5" resets the peak RSS to the current RSS (Linux ≥ 4.0; needs the right to write the file).
+  const hwmReset = await writeFile(`/proc/${pid}/clear_refs`, "5").then(
+    () => true,
+    () => false,
+  );
+  const start = await processMemory(pid);
+  let sampledPeak = start;
   const timer = setInterval(() => {
-    const usage = process.memoryUsage();
-    if (usage.rss > peak)
-      atPeak = {
-        heapTotalMb: mb(usage.heapTotal),
-        heapUsedMb: mb(usage.heapUsed),
-        externalMb: mb(usage.external),
-        arrayBuffersMb: mb(usage.arrayBuffers),
-        nativeMb: mb(usage.rss - usage.heapTotal - usage.external),
-        fileBackedMb: mb(fileBackedRss()),
-      };
-    peak = Math.max(peak, usage.rss);
-    peakHeap = Math.max(peakHeap, usage.heapTotal);
-    peakExternal = Math.max(peakExternal, usage.external);
-    if (ticks >= 0 && ticks++ % 50 === 0)
-      log(
-        `  rss ${mb(usage.rss)} (files ${mb(fileBackedRss())}) heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} external ${mb(usage.external)} arrayBuffers ${mb(usage.arrayBuffers)} native ${mb(usage.rss - usage.heapTotal - usage.external)} MB`,
-      );
+    processMemory(pid).then(
+      (m) => {
+        if (m.rss > sampledPeak.rss) sampledPeak = m;
+      },
+      () => undefined,
+    );
   }, 20);
-  // Diagnostic (NODE_OPTIONS=--expose-gc LIFECYCLE_GC_PROBE=1): the live heap after a full GC.
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const probe =
-    process.env.LIFECYCLE_GC_PROBE && gc
-      ? setInterval(() => {
-          gc();
-          const u = process.memoryUsage();
-          log(`  live heap ${mb(u.heapUsed)} MB, external ${mb(u.external)} MB, rss ${mb(u.rss)} MB`);
-        }, 2000)
-      : undefined;
+  let peakHeapTotal = 0;
+  let peakExternal = 0;
+  const heapTimer =
+    metricsUrl === undefined
+      ? undefined
+      : setInterval(() => {
+          fetch(metricsUrl)
+            .then((res) => res.text())
+            .then((text) => {
+              const value = (name: string) =>
+                Number(new RegExp(`^\\w*${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+              peakHeapTotal = Math.max(peakHeapTotal, value("nodejs_heap_size_total_bytes"));
+              peakExternal = Math.max(peakExternal, value("nodejs_external_memory_bytes"));
+            })
+            .catch(() => undefined);
+        }, 250);
   const started = performance.now();
   try {
     const result = await run();
-    peak = Math.max(peak, process.memoryUsage.rss());
+    const end = await processMemory(pid);
+    const peak = hwmReset ? Math.max(end.hwm, sampledPeak.rss) : Math.max(end.rss, sampledPeak.rss);
     return {
       result,
       ms: Math.round(performance.now() - started),
       peakRssMb: mb(peak),
-      startRssMb: mb(startRss),
-      peakHeapMb: mb(peakHeap),
-      peakExternalMb: mb(peakExternal),
-      atPeak,
+      startRssMb: mb(start.rss),
+      atPeak: { anonMb: mb(sampledPeak.anon), fileBackedMb: mb(sampledPeak.file) },
+      ...(metricsUrl === undefined
+        ? {}
+        : { peakHeapTotalMb: mb(peakHeapTotal), peakExternalMb: mb(peakExternal) }),
     };
   } finally {
     clearInterval(timer);
-    clearInterval(probe);
+    clearInterval(heapTimer);
   }
+}
+
+/** Same figures for work done in this process (the worker's vector maintenance, run inline). */
+async function measuredHere<T>(run: () => Promise<T>) {
+  return measured(process.pid, run);
 }
 
 /** bench/lifecycle-client.ts in its own process: the RSS sampled here is the service's alone. */
@@ -144,8 +142,7 @@ async function runClient(
   return JSON.parse(out) as { status: number; body: unknown };
 }
 
-async function seed(service: TestService, tenantId: string): Promise<void> {
-  const sql = service.storage.db.sql;
+async function seed(sql: Sql, tenantId: string): Promise<void> {
   const lineages = ERASE_VERSIONS / VERSIONS_PER_LINEAGE;
   // Versions 1..ERASE_VERSIONS form lineages of 10 (chained valid time); the rest stand alone.
   await sql`
@@ -184,95 +181,136 @@ async function seed(service: TestService, tenantId: string): Promise<void> {
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "bench-lifecycle-"));
-  const service = await startTestService({
-    models: testModels(),
-    worker: false,
-    captureLogs: true,
-    env: { TRUST_PROXY: "true", LOG_LEVEL: "info" },
-  });
+  // A database and data directory of this run's own; the service runs as `npm start` runs it (dist/,
+  // a child process, the built-in embedder), without its worker: the worker's part (vector
+  // maintenance, purge) runs in this process, so the service's RSS is the import's alone.
+  const dbName = `memory_bench_lifecycle_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database "${dbName}"`);
+  const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
+  const dataDir = join(dir, "data");
+  const env = {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    LEXICON_CACHE_DIR: TEST_LEXICON_CACHE_DIR,
+    PORT: String(await freePort()),
+    GRPC_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
+    TRUST_PROXY: "true",
+    // Sign-in links are delivered to the log (no SMTP_URL); the bench reads them there.
+    LOG_LEVEL: "info",
+    WORKER: "false",
+  };
+  const child = spawnService(env, { compiled: true });
+  const base = `http://127.0.0.1:${env.PORT}`;
+  const metricsUrl = `http://127.0.0.1:${env.METRICS_PORT}/metrics`;
+  const config = loadConfig({ ...env, LOG_LEVEL: "warn" });
+  let storage: Storage | undefined;
   try {
+    await waitForHealth(base, 180_000).catch((error: unknown) => {
+      process.stderr.write(child.output());
+      throw error;
+    });
+    const pid = child.child.pid ?? 0;
+    storage = await startStorage(config, createLogger("warn"));
+    const sql = storage.db.sql;
+    const logLines = () =>
+      child
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{"));
+    const service = {
+      httpUrl: base,
+      get logLines() {
+        return logLines();
+      },
+      storage: { db: { sql } },
+    };
     const source = await signInWithWorkspace(service, "api");
     let started = performance.now();
-    await seed(service, source.tenantId);
+    await seed(sql, source.tenantId);
     log(`seeded ${MEMORIES} versions and ${LINKS} links in ${Math.round(performance.now() - started)} ms`);
 
     const file = join(dir, "bundle.json");
-    const exported = await measured(async () => {
-      const res = await runClient(
-        "export",
-        `${service.httpUrl}/api/tenant/export`,
-        {
-          "x-forwarded-for": freshIp(),
-          ...cookieHeader(source.session),
-        },
-        file,
-      );
-      if (res.status !== 200) throw new Error(`export answered ${res.status}: ${JSON.stringify(res.body)}`);
-    });
+    const exported = await measured(
+      pid,
+      async () => {
+        const res = await runClient(
+          "export",
+          `${base}/api/tenant/export`,
+          { "x-forwarded-for": freshIp(), ...cookieHeader(source.session) },
+          file,
+        );
+        if (res.status !== 200) throw new Error(`export answered ${res.status}: ${JSON.stringify(res.body)}`);
+      },
+      metricsUrl,
+    );
     const bytes = (await stat(file)).size;
     log(
       `export: ${exported.ms} ms, ${mb(bytes)} MB, RSS ${exported.startRssMb} → peak ${exported.peakRssMb} MB`,
     );
 
     const target = await signInWithWorkspace(service, "api");
-    const imported = await measured(async () => {
-      const res = await runClient(
-        "import",
-        `${service.httpUrl}/api/tenant/import`,
-        {
-          "x-forwarded-for": freshIp(),
-          ...cookieHeader(target.session),
-        },
-        file,
-      );
-      if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
-      return res.body as Record<string, unknown>;
-    });
-    log(
-      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (V8 heap ≤ ${imported.peakHeapMb} MB, external ≤ ${imported.peakExternalMb} MB; at the peak ${JSON.stringify(imported.atPeak)}), ${JSON.stringify(imported.result)}`,
+    const imported = await measured(
+      pid,
+      async () => {
+        const res = await runClient(
+          "import",
+          `${base}/api/tenant/import`,
+          { "x-forwarded-for": freshIp(), ...cookieHeader(target.session) },
+          file,
+        );
+        if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
+        return res.body as Record<string, unknown>;
+      },
+      metricsUrl,
     );
+    log(
+      `import: ${imported.ms} ms, RSS ${imported.startRssMb} → peak ${imported.peakRssMb} MB (at the peak ${JSON.stringify(imported.atPeak)}; V8 heap ≤ ${imported.peakHeapTotalMb} MB, external ≤ ${imported.peakExternalMb} MB), ${JSON.stringify(imported.result)}`,
+    );
+    const common = {
+      memories: MEMORIES,
+      links: LINKS,
+      service: "dist/apps/all-in-one.js (npm start) with WORKER=false, in a child process",
+      nodeOptions: process.env.NODE_OPTIONS ?? "",
+      embedder: String(imported.result.embedder ?? "built-in (the default)"),
+      export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
+      import: {
+        ms: imported.ms,
+        peakRssMb: imported.peakRssMb,
+        startRssMb: imported.startRssMb,
+        atPeak: imported.atPeak,
+        peakHeapTotalMb: imported.peakHeapTotalMb,
+        peakExternalMb: imported.peakExternalMb,
+        result: imported.result,
+      },
+    };
     if (ERASE_VERSIONS === 0) {
       // LIFECYCLE_ERASE_VERSIONS=0: export and import only (no index build, no erasure).
-      writeBenchResult("lifecycle-import", {
-        memories: MEMORIES,
-        links: LINKS,
-        embedder: "word-hash test embedder (no model time)",
-        nodeOptions: process.env.NODE_OPTIONS ?? "",
-        export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
-        import: {
-          ms: imported.ms,
-          peakRssMb: imported.peakRssMb,
-          startRssMb: imported.startRssMb,
-          peakHeapMb: imported.peakHeapMb,
-          peakExternalMb: imported.peakExternalMb,
-          atPeak: imported.atPeak,
-        },
-      });
+      writeBenchResult("lifecycle-import", common);
       return;
     }
     // What the worker's maintain-vectors job (enqueued by the import) does: compact the fragments
-    // every batch appended, build the ANN index from 1,200 rows. Run inline (worker: false here).
-    const space = (await service.storage.vectors.spaces(target.tenantId))[0] ?? "";
-    const maintain = await measured(() =>
-      maintainVectorTable(service.storage.vectors, target.tenantId, space),
-    );
-    const maintainMs = maintain.ms;
+    // every batch appended, build the ANN index from 1,200 rows. Run here, as the worker would.
+    const vectors = storage.vectors;
+    const space = (await vectors.spaces(target.tenantId))[0] ?? "";
+    const maintain = await measuredHere(() => maintainVectorTable(vectors, target.tenantId, space));
     log(
-      `maintain vectors after import: ${maintainMs} ms, RSS peak ${maintain.peakRssMb} MB ${JSON.stringify(maintain.result)}`,
+      `maintain vectors after import: ${maintain.ms} ms, RSS peak ${maintain.peakRssMb} MB ${JSON.stringify(maintain.result)}`,
     );
 
     // Erase the 10-version lineages of the imported workspace, four requests at a time.
     // The bench measures erasure, not the per-token rate limit.
-    await service.storage.db.sql`
-      update tenants set limits_override = ${service.storage.db.sql.json({ requestsPerMinutePerToken: 10_000_000 })}
+    await sql`
+      update tenants set limits_override = ${sql.json({ requestsPerMinutePerToken: 10_000_000 })}
       where id = ${target.tenantId}`;
-    const { token } = await issueApiToken(service.storage.db.sql, {
+    const { token } = await issueApiToken(sql, {
       tenantId: target.tenantId,
       name: "admin",
       scopes: ["read", "write", "admin"],
     });
     const ids = (
-      await service.storage.db.sql<{ id: string }[]>`
+      await sql<{ id: string }[]>`
         select distinct on (lineage_id) id from memories
         where tenant_id = ${target.tenantId}
           and lineage_id in (select lineage_id from memories where tenant_id = ${target.tenantId}
@@ -281,13 +319,13 @@ async function main() {
     ).map((r) => r.id);
     const latencies: number[] = [];
     let versions = 0;
-    const erased = await measured(async () => {
+    const erased = await measured(pid, async () => {
       let next = 0;
       const workerLoop = async () => {
         while (next < ids.length) {
           const id = ids[next++];
           const t0 = performance.now();
-          const res = await fetch(`${service.httpUrl}/api/v1/memories/${id}`, {
+          const res = await fetch(`${base}/api/v1/memories/${id}`, {
             method: "DELETE",
             headers: { authorization: `Bearer ${token}` },
           });
@@ -301,7 +339,7 @@ async function main() {
     });
     latencies.sort((a, b) => a - b);
     // Core logs each erasure with the time LanceDB's deletes took and its total.
-    const phases = service.logLines
+    const phases = logLines()
       .map((l) => JSON.parse(l) as { msg?: string; vectorsMs?: number; totalMs?: number })
       .filter((l) => l.msg === "memory lineage erased");
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -314,29 +352,12 @@ async function main() {
       `erase: ${ids.length} lineages, ${versions} versions in ${erased.ms} ms (p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms)`,
     );
     started = performance.now();
-    const [purgeReport] = await Promise.all([
-      import("../core/memories/purge-erased.js").then((m) =>
-        m.purgeErased({ db: service.storage.db, vectors: service.storage.vectors }, target.tenantId),
-      ),
-    ]);
+    const purgeReport = await purgeErased({ db: storage.db, vectors }, target.tenantId);
     const purgeMs = Math.round(performance.now() - started);
-    log(`purge (worker job, run inline): ${purgeMs} ms ${JSON.stringify(purgeReport)}`);
+    log(`purge (worker job, run here): ${purgeMs} ms ${JSON.stringify(purgeReport)}`);
 
     writeBenchResult("lifecycle", {
-      memories: MEMORIES,
-      links: LINKS,
-      embedder: "word-hash test embedder (no model time)",
-      nodeOptions: process.env.NODE_OPTIONS ?? "",
-      export: { ms: exported.ms, bytes, peakRssMb: exported.peakRssMb, startRssMb: exported.startRssMb },
-      import: {
-        ms: imported.ms,
-        peakRssMb: imported.peakRssMb,
-        startRssMb: imported.startRssMb,
-        peakHeapMb: imported.peakHeapMb,
-        peakExternalMb: imported.peakExternalMb,
-        atPeak: imported.atPeak,
-        result: imported.result,
-      },
+      ...common,
       erase: {
         lineages: ids.length,
         versions,
@@ -349,11 +370,17 @@ async function main() {
         lanceDeleteMedianMs: vectorsMedianMs,
       },
       purgeMs,
-      maintainAfterImportMs: maintainMs,
+      maintainAfterImportMs: maintain.ms,
       maintainAfterImportPeakRssMb: maintain.peakRssMb,
     });
   } finally {
-    await service.stop();
+    child.child.kill("SIGTERM");
+    const killer = setTimeout(() => child.child.kill("SIGKILL"), 20_000);
+    await child.exited;
+    clearTimeout(killer);
+    await storage?.stop();
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await admin.end();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -142,7 +142,9 @@ try {
     },
     {
       compiled: !values.source,
-      ...(values["profile-dir"] ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["profile-dir"]}`] } : {}),
+      ...(values["profile-dir"]
+        ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["profile-dir"]}`] }
+        : {}),
     },
   );
   const base = `http://127.0.0.1:${port}`;

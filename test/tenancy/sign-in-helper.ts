@@ -2,6 +2,13 @@ import { MAGIC_LINK_LOG_MESSAGE } from "../../core/tenancy/magic-link-mailer.js"
 import { SESSION_COOKIE } from "../../gateway-kit/credentials.js";
 import { type TestService, waitFor } from "../helpers/test-service.js";
 
+/** What signing in needs of a service: its address and its log (the logged sign-in link). */
+export type SignInService = Pick<TestService, "httpUrl" | "logLines">;
+/** Signing in with a workspace also sets the plan in the database, as the payment webhook would. */
+export type WorkspaceService = SignInService & {
+  readonly storage: { readonly db: Pick<TestService["storage"]["db"], "sql"> };
+};
+
 let ipCounter = 0;
 
 /**
@@ -22,7 +29,7 @@ export function freshEmail(label = "user"): string {
 
 /** POST /api/auth/signin/email from `ip`; returns the response. */
 export function requestSignIn(
-  service: TestService,
+  service: SignInService,
   email: string,
   options: { ip?: string; callbackPath?: string } = {},
 ): Promise<Response> {
@@ -37,7 +44,7 @@ export function requestSignIn(
  * The sign-in link the service logged for `email` (no SMTP_URL: the documented log delivery),
  * pointed at the service's real address (PUBLIC_URL of a test service names port 0).
  */
-export async function loggedSignInLink(service: TestService, email: string, after = 0): Promise<URL> {
+export async function loggedSignInLink(service: SignInService, email: string, after = 0): Promise<URL> {
   const line = await waitFor(
     () =>
       service.logLines
@@ -74,7 +81,7 @@ export function cookieHeader(sessionToken: string): Record<string, string> {
 
 /** Signs a fresh (or given) address in through the real routes; returns the session token. */
 export async function signIn(
-  service: TestService,
+  service: SignInService,
   email = freshEmail(),
 ): Promise<{ email: string; session: string; res: Response }> {
   const before = service.logLines.length;
@@ -88,7 +95,7 @@ export async function signIn(
 
 /** Signs in and onboards a workspace; returns the session (now a member) and the tenant. */
 export async function signInWithWorkspace(
-  service: TestService,
+  service: WorkspaceService,
   plan: "free" | "api" = "free",
 ): Promise<{ email: string; session: string; tenantId: string; slug: string }> {
   const { email, session } = await signIn(service);

@@ -4,6 +4,7 @@
  * remembered: a text repeats its words, a corpus its vocabulary, and every fact costs dictionary lookups
  * (decompounding tries every split).
  */
+import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
@@ -18,25 +19,19 @@ export interface WordAnalysis {
 
 export type WordAnalyzer = (word: string, language: LexiconLanguage) => WordAnalysis;
 
-/** Bounds the memory of a long-running process; the cache is simply started afresh when full. */
-const MEMO_LIMIT = 200_000;
+/** Words analysed, kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
+const MEMO_CAPACITY = 40_000;
 
 export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer {
-  const memo = new Map<string, WordAnalysis>();
+  const memo = createBoundedMemo<WordAnalysis>(MEMO_CAPACITY);
   const isGermanWord = (part: string) => lexicon.has(part, "de2en");
-  return (word, language) => {
-    const key = `${language}:${word}`;
-    let analysis = memo.get(key);
-    if (analysis === undefined) {
-      if (memo.size >= MEMO_LIMIT) memo.clear();
+  return (word, language) =>
+    memo.get(`${language}:${word}`, () => {
       const parts = language === "de" ? (decompoundGerman(word, isGermanWord) ?? []) : [];
-      analysis = {
+      return {
         stem: stemWord(lexicon.lemma(word, language) ?? word, language),
         idf: idf(word, language),
         compoundParts: parts.map((part) => stemWord(part, "de")),
       };
-      memo.set(key, analysis);
-    }
-    return analysis;
-  };
+    });
 }

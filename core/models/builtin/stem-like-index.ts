@@ -1,5 +1,6 @@
 import { stemmer as stemEnglish } from "@orama/stemmers/english";
 import { stemmer as stemGerman } from "@orama/stemmers/german";
+import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 
 /**
  * Snowball stems for matching words of a text against BM25's lexemes (snippets) and query words
@@ -18,20 +19,13 @@ export function stemEnglishWord(word: string): string {
  * Stems are the same for every query, and candidate texts keep repeating a tenant's vocabulary: the
  * Snowball stemmers behind this were ~14 % of the service's CPU under bench:load (50 connections,
  * 10k memories) in the reranker, and the snippets of the same hits stem the same words again.
- * Bounded: cleared when full (≈ 50k words, a few MB).
+ * Bounded (lib/bounded-memo.ts): frequent words stay, one-off words pass through.
  */
-const STEM_CACHE_LIMIT = 50_000;
-const stemCache = new Map<string, readonly [german: string, english: string]>();
+const stemCache = createBoundedMemo<readonly [german: string, english: string]>(40_000);
 
 /** [German stem, English stem] of a lower-cased word, memoised. */
 export function stemsOf(word: string): readonly [german: string, english: string] {
-  let stems = stemCache.get(word);
-  if (stems === undefined) {
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stems = [stemGerman(word), stemEnglish(word)];
-    stemCache.set(word, stems);
-  }
-  return stems;
+  return stemCache.get(word, (w) => [stemGerman(w), stemEnglish(w)]);
 }
 
 /** stemGermanLikeIndex through the cache of stemsOf: for the hot path (snippets, explanations). */

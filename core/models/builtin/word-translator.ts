@@ -5,6 +5,7 @@
  * an English loan word in German text) is its own translation: "Panthers" stays panthers in both languages.
  */
 
+import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
@@ -32,7 +33,8 @@ export interface WordTranslator {
   translate(word: string, from: LexiconLanguage): WordTranslation;
 }
 
-const MEMO_LIMIT = 200_000;
+/** Translations kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
+const MEMO_CAPACITY = 40_000;
 
 type Settings = Pick<
   BuiltinEmbedderSettings,
@@ -40,7 +42,7 @@ type Settings = Pick<
 >;
 
 export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: Settings): WordTranslator {
-  const memo = new Map<string, WordTranslation>();
+  const memo = createBoundedMemo<WordTranslation>(MEMO_CAPACITY);
 
   const ranking = {
     priorExponent: settings.translationPriorExponent,
@@ -118,14 +120,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
   }
 
   function translate(word: string, from: LexiconLanguage): WordTranslation {
-    const key = `${from}:${word}`;
-    let translation = memo.get(key);
-    if (translation === undefined) {
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      translation = translateUncached(word, from);
-      memo.set(key, translation);
-    }
-    return translation;
+    return memo.get(`${from}:${word}`, () => translateUncached(word, from));
   }
 
   return { translate };

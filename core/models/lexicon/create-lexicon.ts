@@ -1,4 +1,5 @@
 /** Wraps the lexicon's tables in the `Lexicon` interface; also the empty lexicon used when none is installed. */
+import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { type LexiconTables, RECORD_SEPARATOR, UNIT_SEPARATOR } from "./build-lexicon-tables.js";
 import type { Lexicon, Translation } from "./lexicon.js";
 
@@ -15,22 +16,14 @@ function decodeTranslations(value: string | undefined): Translation[] {
   return translations;
 }
 
-/** Bounds the frequency memo; it is simply started afresh when full. */
-const FREQUENCY_MEMO_LIMIT = 100_000;
+/** Frequencies kept (lib/bounded-memo.ts): common words stay, one-off words pass through. */
+const FREQUENCY_MEMO_CAPACITY = 40_000;
 
 export function createLexicon(tables: LexiconTables, fingerprint: string): Lexicon {
   // Translation ranking asks for the same common words' frequencies over and over.
-  const frequencies = new Map<string, number>();
-  const exampleFrequency = (word: string, language: "de" | "en"): number => {
-    const key = `${language}:${word}`;
-    let frequency = frequencies.get(key);
-    if (frequency === undefined) {
-      if (frequencies.size >= FREQUENCY_MEMO_LIMIT) frequencies.clear();
-      frequency = Number(tables.exampleFrequency[language].get(word) ?? 0);
-      frequencies.set(key, frequency);
-    }
-    return frequency;
-  };
+  const frequencies = createBoundedMemo<number>(FREQUENCY_MEMO_CAPACITY);
+  const exampleFrequency = (word: string, language: "de" | "en"): number =>
+    frequencies.get(`${language}:${word}`, () => Number(tables.exampleFrequency[language].get(word) ?? 0));
   return {
     headwordCount: { de2en: tables.translations.de2en.size, en2de: tables.translations.en2de.size },
     exampleCount: tables.exampleCount,

@@ -1,0 +1,46 @@
+import test from "ava";
+import { createBoundedMemo } from "../../lib/bounded-memo.js";
+
+// The built-in models' per-word memos (issue 20: bounded memory while a large import streams words
+// seen once): never more than the capacity, and a word in steady use is not computed again.
+
+test("holds at most its capacity and computes a key once while it stays", (t) => {
+  const memo = createBoundedMemo<number>(100);
+  let computed = 0;
+  const square = (key: string) => {
+    computed++;
+    return Number(key) ** 2;
+  };
+  t.is(memo.get("7", square), 49);
+  t.is(memo.get("7", square), 49);
+  t.is(computed, 1);
+  for (let i = 0; i < 10_000; i++) memo.get(`x${i}`, () => i);
+  t.true(memo.size <= 100, `size ${memo.size}`);
+});
+
+test("a key used between one-off keys survives any number of them (the old clear-when-full did not)", (t) => {
+  const memo = createBoundedMemo<string>(64);
+  let computedHot = 0;
+  for (let i = 0; i < 100_000; i++) {
+    memo.get(`once-${i}`, (k) => k);
+    if (i % 16 === 0)
+      memo.get("hot", (k) => {
+        computedHot++;
+        return k;
+      });
+  }
+  t.is(computedHot, 1);
+});
+
+test("null is a value that is kept, and a capacity below 2 is refused", (t) => {
+  const memo = createBoundedMemo<string | null>(4);
+  let calls = 0;
+  const none = () => {
+    calls++;
+    return null;
+  };
+  t.is(memo.get("a", none), null);
+  t.is(memo.get("a", none), null);
+  t.is(calls, 1);
+  t.throws(() => createBoundedMemo(1), { instanceOf: RangeError });
+});
