@@ -68,8 +68,9 @@ test("compose.yaml: PostgreSQL, Redis, core, gateway and worker, data in named v
   t.true(compose.services.worker?.volumes?.includes("lancedb:/data/lancedb"));
   for (const app of APPS) {
     const command = compose.services[app]?.command ?? [];
-    t.deepEqual(command, [`apps/${app}.ts`]);
-    t.true(existsSync(command[0] ?? ""), `${command[0]} exists`);
+    // The image runs the JavaScript scripts/build.mjs makes of apps/<app>.ts (ADR 0280).
+    t.deepEqual(command, [`dist/apps/${app}.js`]);
+    t.true(existsSync(`apps/${app}.ts`), `apps/${app}.ts exists`);
   }
 });
 
@@ -123,12 +124,15 @@ test("Dockerfile: multi-stage on node:20-slim, npm ci --omit=dev, non-root, heal
   t.true(users.length > 0 && !["root", "0"].includes(users.at(-1) ?? "root"), "runs as a non-root user");
   t.regex(dockerfile, /^HEALTHCHECK .*\n?\s*CMD \["node", "scripts\/healthcheck\.mjs"\]/m);
   t.regex(readFileSync("scripts/healthcheck.mjs", "utf8"), /\/health`/);
-  t.regex(dockerfile, /^ENTRYPOINT \["node", "--import", "tsx"\]/m);
-  // --omit=dev keeps tsx only because it is a runtime dependency.
+  // The processes run built JavaScript (ADR 0280): built after the sources are copied in, run by node.
+  t.regex(dockerfile, /^COPY [^\n]*\. \.\n(?:.*\n)*?RUN node scripts\/build\.mjs$/m);
+  t.regex(dockerfile, /^ENTRYPOINT \["node"\]\nCMD \["dist\/apps\/all-in-one\.js"\]/m);
+  // --omit=dev keeps esbuild (it builds dist/ and the dashboard) and tsx (npm run cli) as dependencies.
   const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
+  t.truthy(pkg.dependencies.esbuild, "esbuild is a dependency, not a devDependency");
   t.truthy(pkg.dependencies.tsx, "tsx is a dependency, not a devDependency");
   const ignored = readFileSync(".dockerignore", "utf8").split("\n");
-  t.true(ignored.includes("node_modules") && ignored.includes(".git"));
+  t.true(ignored.includes("node_modules") && ignored.includes(".git") && ignored.includes("dist"));
 });
 
 let hasDocker = false;
