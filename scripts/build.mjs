@@ -66,26 +66,31 @@ export async function buildService({ ifChanged = false } = {}) {
   // started from one checkout) never imports a half-written tree.
   const next = `${OUT}.${process.pid}.tmp`;
   await rm(next, { recursive: true, force: true });
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: typescript,
-    outdir: next,
-    outbase: ROOT,
-    bundle: false,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    // Linked maps: `NODE_OPTIONS=--enable-source-maps` shows TypeScript positions in stack traces;
-    // off by default, since source-mapped stacks make every captured Error dearer.
-    sourcemap: "linked",
-    logLevel: "warning",
-  });
-  await Promise.all([
-    ...assets.map((f) => cp(join(ROOT, f), join(next, f))),
-    cp(join(ROOT, "dashboard"), join(next, "dashboard"), { recursive: true }),
-    cp(join(ROOT, "package.json"), join(next, "package.json")),
-  ]);
-  await writeFile(join(next, STAMP), stamp);
+  try {
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: typescript,
+      outdir: next,
+      outbase: ROOT,
+      bundle: false,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      // Linked maps: `NODE_OPTIONS=--enable-source-maps` shows TypeScript positions in stack traces;
+      // off by default, since source-mapped stacks make every captured Error dearer.
+      sourcemap: "linked",
+      logLevel: "warning",
+    });
+    await Promise.all([
+      ...assets.map((f) => cp(join(ROOT, f), join(next, f))),
+      cp(join(ROOT, "dashboard"), join(next, "dashboard"), { recursive: true }),
+      cp(join(ROOT, "package.json"), join(next, "package.json")),
+    ]);
+    await writeFile(join(next, STAMP), stamp);
+  } catch (error) {
+    await rm(next, { recursive: true, force: true });
+    throw error;
+  }
   const old = `${OUT}.${process.pid}.old`;
   await rename(OUT, old).catch((error) => {
     if (error.code !== "ENOENT") throw error;
