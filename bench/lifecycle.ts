@@ -116,21 +116,29 @@ async function measured<T>(
   }
 }
 
-/** Same figures for work done in this process (the worker's vector maintenance, run inline). */
-async function measuredHere<T>(run: () => Promise<T>) {
-  return measured(process.pid, run);
-}
-
-/** bench/lifecycle-client.ts in its own process: the RSS sampled here is the service's alone. */
+/**
+ * GET /api/tenant/export into `file` or POST /api/tenant/import from it, as the session's owner,
+ * through bench/lifecycle-client.ts in its own process (so the service's RSS is measured alone);
+ * the answer's body, or an error unless 200.
+ */
 async function runClient(
   mode: "export" | "import",
-  url: string,
-  headers: Record<string, string>,
+  base: string,
+  session: string,
   file: string,
-): Promise<{ status: number; body: unknown }> {
+): Promise<unknown> {
+  const headers = { "x-forwarded-for": freshIp(), ...cookieHeader(session) };
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/lifecycle-client.ts", mode, url, JSON.stringify(headers), file],
+    [
+      "--import",
+      "tsx",
+      "bench/lifecycle-client.ts",
+      mode,
+      `${base}/api/tenant/${mode}`,
+      JSON.stringify(headers),
+      file,
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";
@@ -139,7 +147,9 @@ async function runClient(
   });
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   if (code !== 0) throw new Error(`the ${mode} client exited with ${code}`);
-  return JSON.parse(out) as { status: number; body: unknown };
+  const { status, body } = JSON.parse(out) as { status: number; body: unknown };
+  if (status !== 200) throw new Error(`${mode} answered ${status}: ${JSON.stringify(body)}`);
+  return body;
 }
 
 async function seed(sql: Sql, tenantId: string): Promise<void> {
@@ -232,19 +242,7 @@ async function main() {
     log(`seeded ${MEMORIES} versions and ${LINKS} links in ${Math.round(performance.now() - started)} ms`);
 
     const file = join(dir, "bundle.json");
-    const exported = await measured(
-      pid,
-      async () => {
-        const res = await runClient(
-          "export",
-          `${base}/api/tenant/export`,
-          { "x-forwarded-for": freshIp(), ...cookieHeader(source.session) },
-          file,
-        );
-        if (res.status !== 200) throw new Error(`export answered ${res.status}: ${JSON.stringify(res.body)}`);
-      },
-      metricsUrl,
-    );
+    const exported = await measured(pid, () => runClient("export", base, source.session, file), metricsUrl);
     const bytes = (await stat(file)).size;
     log(
       `export: ${exported.ms} ms, ${mb(bytes)} MB, RSS ${exported.startRssMb} → peak ${exported.peakRssMb} MB`,
@@ -253,16 +251,7 @@ async function main() {
     const target = await signInWithWorkspace(service, "api");
     const imported = await measured(
       pid,
-      async () => {
-        const res = await runClient(
-          "import",
-          `${base}/api/tenant/import`,
-          { "x-forwarded-for": freshIp(), ...cookieHeader(target.session) },
-          file,
-        );
-        if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
-        return res.body as Record<string, unknown>;
-      },
+      async () => (await runClient("import", base, target.session, file)) as Record<string, unknown>,
       metricsUrl,
     );
     log(
@@ -294,7 +283,8 @@ async function main() {
     // every batch appended, build the ANN index from 1,200 rows. Run here, as the worker would.
     const vectors = storage.vectors;
     const space = (await vectors.spaces(target.tenantId))[0] ?? "";
-    const maintain = await measuredHere(() => maintainVectorTable(vectors, target.tenantId, space));
+    // Measured in this process, where it runs.
+    const maintain = await measured(process.pid, () => maintainVectorTable(vectors, target.tenantId, space));
     log(
       `maintain vectors after import: ${maintain.ms} ms, RSS peak ${maintain.peakRssMb} MB ${JSON.stringify(maintain.result)}`,
     );

@@ -22,10 +22,11 @@ export function stemEnglishWord(word: string): string {
  * Bounded (lib/bounded-memo.ts): frequent words stay, one-off words pass through.
  */
 const stemCache = createBoundedMemo<readonly [german: string, english: string]>(40_000);
+const stemBoth = (word: string) => [stemGerman(word), stemEnglish(word)] as const;
 
 /** [German stem, English stem] of a lower-cased word, memoised. */
 export function stemsOf(word: string): readonly [german: string, english: string] {
-  return stemCache.get(word, (w) => [stemGerman(w), stemEnglish(w)]);
+  return stemCache.get(word, stemBoth);
 }
 
 /** stemGermanLikeIndex through the cache of stemsOf: for the hot path (snippets, explanations). */
