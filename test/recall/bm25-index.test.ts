@@ -47,6 +47,60 @@ test("inserted chunks enter the statistics (df, N, total length), before and aft
   t.is(postings?.n, 0);
 });
 
+const pendingDeltas = async (tenantId: string) => {
+  const [row] = await database.db.sql<
+    { n: number }[]
+  >`select count(*)::int as n from bm25_stats_delta where tenant_id = ${tenantId}`;
+  return row?.n ?? -1;
+};
+
+test("a writer holding the tenant's compaction lock writes the compacted figures; a concurrent one appends deltas without waiting", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  // Migration 0260: a statement that gets the lock folds its change straight into bm25_term_stats.
+  await insertMemory(sql, tenant, ["Der Hund läuft über die Wiese und der Hund bellt."]);
+  t.is(await pendingDeltas(tenant), 0);
+  await assertIndexMatchesChunks(t, tenant);
+
+  // A transaction holds the lock (as a batch writer or an import does) while another writes: the
+  // second appends deltas and commits at once — it does not wait for the first.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding: () => void = () => undefined;
+  const holds = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const first = sql.begin(async (tx) => {
+    await insertMemory(tx, tenant, ["Eine Katze schläft auf dem Sofa."]);
+    holding();
+    await held;
+  });
+  await holds;
+  await insertMemory(sql, tenant, ["Der Hund und die Katze spielen."]);
+  t.true((await pendingDeltas(tenant)) > 0, "the concurrent writer appended deltas");
+  release();
+  await first;
+  await assertIndexMatchesChunks(t, tenant);
+
+  // The next lock holder folds what is pending along with its own change; removals lower the figures
+  // and take terms no chunk holds any more out of the vocabulary.
+  const removed = await insertMemory(sql, tenant, ["Ein Papagei spricht."]);
+  t.is(await pendingDeltas(tenant), 0);
+  await assertIndexMatchesChunks(t, tenant);
+  await supersede(sql, removed.memoryId);
+  await assertIndexMatchesChunks(t, tenant);
+  const [papagei] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from bm25_term_stats where tenant_id = ${tenant} and term = 'papagei'`;
+  t.is(papagei?.n, 0);
+  const [katze] = await sql<
+    { df: number }[]
+  >`select df from bm25_term_stats where tenant_id = ${tenant} and term = 'katz'`;
+  t.is(katze?.df, 2);
+});
+
 test("superseding a version removes its chunks from the statistics; other updates change nothing", async (t) => {
   const sql = database.db.sql;
   const tenant = await insertTenant(sql);
