@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import postgres from "postgres";
 import { ADMIN_URL } from "../helpers/test-database.js";
 
@@ -101,22 +101,27 @@ async function unhandledDuring(fn: () => Promise<void>): Promise<unknown[]> {
   return seen;
 }
 
-function viaProxy(port: number): string {
+/** A one-connection client of PostgreSQL through a cutter, both closed when the test ends. */
+async function clientThroughCutter(
+  t: ExecutionContext,
+  options: { refuseAfterCut: boolean; terminate: boolean },
+): Promise<{ cutter: StartupCutter; sql: postgres.Sql }> {
+  const cutter = await startStartupCutter(new URL(ADMIN_URL), options);
   const url = new URL(ADMIN_URL);
   url.hostname = "127.0.0.1";
-  url.port = String(port);
-  return url.toString();
+  url.port = String(cutter.port);
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined, connect_timeout: 5 });
+  t.teardown(async () => {
+    await sql.end({ timeout: 1 }).catch(() => undefined);
+    await cutter.close();
+  });
+  return { cutter, sql };
 }
 
 test.serial(
   "a connection lost at the type query with the database still down fails the query, not the process",
   async (t) => {
-    const cutter = await startStartupCutter(new URL(ADMIN_URL), { refuseAfterCut: true, terminate: false });
-    const sql = postgres(viaProxy(cutter.port), { max: 1, onnotice: () => undefined, connect_timeout: 5 });
-    t.teardown(async () => {
-      await sql.end({ timeout: 1 }).catch(() => undefined);
-      await cutter.close();
-    });
+    const { cutter, sql } = await clientThroughCutter(t, { refuseAfterCut: true, terminate: false });
     const unhandled = await unhandledDuring(async () => {
       const error = await t.throwsAsync(sql`select 1 as one`);
       t.regex(String((error as NodeJS.ErrnoException).code), /ECONNREFUSED|CONNECTION_CLOSED/);
@@ -136,12 +141,7 @@ test.serial(
 test.serial(
   "a backend terminated at the type query: the reconnect answers the query, not with the old error",
   async (t) => {
-    const cutter = await startStartupCutter(new URL(ADMIN_URL), { refuseAfterCut: false, terminate: true });
-    const sql = postgres(viaProxy(cutter.port), { max: 1, onnotice: () => undefined, connect_timeout: 5 });
-    t.teardown(async () => {
-      await sql.end({ timeout: 1 }).catch(() => undefined);
-      await cutter.close();
-    });
+    const { cutter, sql } = await clientThroughCutter(t, { refuseAfterCut: false, terminate: true });
     let answer: { one: number }[] = [];
     const unhandled = await unhandledDuring(async () => {
       answer = await sql<{ one: number }[]>`select 1 as one`;
