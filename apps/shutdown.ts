@@ -33,7 +33,7 @@ export function createShutdown(logger: Logger): Shutdown {
 }
 
 /** Longest a crashing process spends stopping what runs before it exits anyway. */
-export const CRASH_STOP_MS = 10_000;
+const CRASH_STOP_MS = 10_000;
 
 /**
  * For a process's composition root: a shutdown whose SIGINT/SIGTERM handlers are registered at once,
