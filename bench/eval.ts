@@ -13,7 +13,8 @@
  * categories only. `--all` runs every set under --eval-dir and prints one table of stages × sets with
  * full − best single channel per set and its minimum. The Orama peer baseline runs with `--peer` (and,
  * as before, by default for single sets unless `--no-peer`). Writes bench/results/eval-<dataset>.json,
- * and eval-all.json for more than one set.
+ * and eval-all.json for more than one set. `EVAL_ANN_MIN_ROWS=N` builds each set's ANN index from N
+ * rows instead of 1,200 (1: every set searched as a large tenant is, on the index; ADR 0300).
  */
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";

@@ -46,6 +46,7 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
     // its next sweep would, so every set is measured on a settled table whatever the timing.
     await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {
       maxFragments: 1,
+      ...(process.env.EVAL_ANN_MIN_ROWS ? { annIndexMinRows: Number(process.env.EVAL_ANN_MIN_ROWS) } : {}),
     });
   }
   return { tenants, docsOf, chunks, ms: performance.now() - started };

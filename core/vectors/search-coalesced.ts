@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type * as lancedb from "@lancedb/lancedb";
 import { padToStoredDim } from "../models/pad-to-stored-dim.js";
 import { createGroupCommit } from "./group-commit.js";
+import { createIndexCoverage } from "./index-coverage.js";
 
 const SEARCH_EF = 200;
 /**
@@ -16,6 +17,14 @@ const LANES = Math.max(1, availableParallelism());
  * re-ranking reads every candidate's full vector); 1 drops to 0.968 (bench/vector-search-cost.ts).
  */
 const SEARCH_REFINE_FACTOR = 2;
+/**
+ * A cosine HNSW-SQ index answers the squared L2 distance of the normalised (quantised) vectors,
+ * 2 × (1 − cos), where flat search and re-ranking answer 1 − cos (lancedb/lancedb#3530, open):
+ * measured slope 1.98, intercept 0.014, residual sd 0.014 against the exact distance on 10k
+ * built-in-embedder rows. Fusion calibrates on cosine distance, so index distances are halved;
+ * test/ingest/vector-store.test.ts fails if a LanceDB upgrade changes the scale.
+ */
+const INDEX_DISTANCE_SCALE = 2;
 
 /** One nearest-neighbour search: its table, query vector, row count and LanceDB predicate. */
 export interface VectorSearch {
@@ -44,30 +53,41 @@ export interface VectorHit {
  * and tags rows with `query_index`).
  */
 export function createSearchCoalescer(): (key: string, search: VectorSearch) => Promise<VectorHit[]> {
+  const indexCovers = createIndexCoverage();
   const run = createGroupCommit<VectorSearch, VectorHit[]>(
     async (_key, searches) => {
       const [first, ...rest] = searches;
       if (first === undefined) return [];
       let query = first.table.vectorSearch(Array.from(padToStoredDim(first.vector)));
       for (const search of rest) query = query.addQueryVector(Array.from(padToStoredDim(search.vector)));
+      // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts); a flat
+      // search ignores ef and the refine factor. HNSW refuses ef below the rows it is asked for, and
+      // with re-ranking LanceDB asks it for k × refine factor: a filtered recall over-fetching 60 or
+      // more rows (ADR 0220) lost its vector channel on indexed tables until ef followed that.
+      const covered = await indexCovers(first.table);
+      const refine = covered ? 1 : SEARCH_REFINE_FACTOR;
+      query = query.distanceType("cosine").ef(Math.max(SEARCH_EF, first.k * refine));
+      // Every row indexed: the index's own (8-bit) distances rank the candidates, without re-reading
+      // their full vectors — that re-read was half of LanceDB's CPU per recall (ADR 0300). `fastSearch`
+      // keeps rows a concurrent write appends out of this one search, so every distance comes from the
+      // index and is on its scale. Otherwise the exact re-ranking below: a wider candidate list
+      // re-ranked with the exact vectors brings recall@10 against an exact search from ≈ 0.56 to
+      // ≈ 0.92–0.98 on our vectors at 10k rows (docs/ingest.md "ANN index"), and LanceDB reports
+      // indexed and flat-searched rows on different scales without it.
+      query = covered ? query.fastSearch() : query.refineFactor(SEARCH_REFINE_FACTOR);
+      const scale = covered ? INDEX_DISTANCE_SCALE : 1;
       const rows = (await query
-        .distanceType("cosine")
-        // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts): a wider
-        // candidate list and re-ranking with the exact vectors bring recall@10 against an exact
-        // search from ≈ 0.56 to ≈ 0.92–0.98 on our vectors at 10k rows, for ≈ 3–4 ms instead of
-        // 25–170 ms flat (docs/ingest.md "ANN index"). A flat search ignores both.
-        // HNSW refuses ef below the rows it is asked for, and with re-ranking LanceDB asks it for
-        // k × refine factor: a filtered recall over-fetching 60 or more rows (ADR 0220) lost its
-        // vector channel on indexed tables until ef followed that.
-        .ef(Math.max(SEARCH_EF, first.k * SEARCH_REFINE_FACTOR))
-        .refineFactor(SEARCH_REFINE_FACTOR)
         .where(first.where)
         .select(["chunk_id", "memory_id", "_distance"])
         .limit(first.k)
         .toArray()) as { query_index?: number; chunk_id: string; memory_id: string; _distance: number }[];
       const hits = searches.map((): VectorHit[] => []);
       for (const r of rows) {
-        hits[r.query_index ?? 0]?.push({ chunkId: r.chunk_id, memoryId: r.memory_id, distance: r._distance });
+        hits[r.query_index ?? 0]?.push({
+          chunkId: r.chunk_id,
+          memoryId: r.memory_id,
+          distance: r._distance / scale,
+        });
       }
       return hits.map((value) => ({ ok: true as const, value }));
     },

@@ -1,4 +1,4 @@
-import { chmod, chown, mkdtemp, readdir, rm } from "node:fs/promises";
+import { chmod, chown, cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
@@ -6,6 +6,7 @@ import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
 import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { freePort } from "../helpers/free-port.js";
+import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { type ServiceProcess, spawnService, waitForHealth } from "../helpers/service-process.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
@@ -42,6 +43,10 @@ async function chownTree(path: string, uid: number): Promise<void> {
 test.before(async () => {
   database = await createTestDatabase();
   dataDir = await mkdtemp(join(tmpdir(), "memory-lancedb-ro-"));
+  // The lexicon cache the other test services share, copied so `nobody` may read it: building the
+  // lexicon from the dictionaries in this service too took it past its start deadline on a loaded
+  // machine (180 s). Absent on a fresh machine: the service then builds it.
+  await cp(TEST_LEXICON_CACHE_DIR, join(dataDir, "cache"), { recursive: true }).catch(() => undefined);
   if (asRoot) await chownTree(dataDir, NOBODY);
 });
 

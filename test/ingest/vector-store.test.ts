@@ -321,3 +321,51 @@ test("concurrent searches of one table, run as one multi-vector query, each get 
   t.is(ten.length, 10);
   t.deepEqual(three, ten.slice(0, 3));
 });
+
+test("distances are cosine distances on a fully indexed table (index scale), a partly indexed and a flat one", async (t) => {
+  // Fusion calibrates on cosine distance (core/recall/fuse). A fully indexed table is searched with
+  // the index's quantised distances, which LanceDB reports as 2 × (1 − cos); the store halves them.
+  // Fails if a LanceDB upgrade changes that scale.
+  const tenant = randomUUID();
+  const vectors = Array.from({ length: 400 }, (_, i) => dense(i));
+  await store.upsert(
+    tenant,
+    "scale",
+    vectors.map((v) => row(randomUUID(), v, new Date())),
+  );
+  const byChunk = new Map<string, Float32Array>();
+  const cosineDistance = (a: Float32Array, b: Float32Array) => {
+    let dot = 0;
+    for (let i = 0; i < a.length; i++) dot += (a[i] ?? 0) * (b[i] ?? 0);
+    return 1 - dot / (Math.hypot(...a) * Math.hypot(...b));
+  };
+  const query = Float32Array.from(dense(7), (x, i) => 0.6 * x + 0.8 * (dense(1000)[i] ?? 0));
+  const check = async (label: string, tolerance: number) => {
+    const hits = await store.search(tenant, "scale", query, 20);
+    t.is(hits.length, 20, label);
+    const errors = hits.map((h) =>
+      Math.abs(h.distance - cosineDistance(query, byChunk.get(h.chunkId) ?? query)),
+    );
+    t.true(Math.max(...errors) < tolerance, `${label}: largest error ${Math.max(...errors)}`);
+    for (let i = 1; i < hits.length; i++)
+      t.true((hits[i]?.distance ?? 0) >= (hits[i - 1]?.distance ?? 0), label);
+    return errors;
+  };
+  // Row ids of the table, to compare each hit with its exact distance.
+  const all = await store.search(tenant, "scale", query, 400);
+  for (const hit of all) {
+    const index = vectors.findIndex((v) => Math.abs(cosineDistance(query, v) - hit.distance) < 1e-5);
+    if (index >= 0) byChunk.set(hit.chunkId, vectors[index] ?? query);
+  }
+  t.is(byChunk.size, 400);
+  await check("flat", 1e-4);
+  t.true((await maintainVectorTable(store, tenant, "scale", { annIndexMinRows: 300 })).indexCreated);
+  const indexed = await check("fully indexed", 0.03);
+  // The indexed search really ran on quantised distances (not the exact re-ranking).
+  t.true(Math.max(...indexed) > 1e-5);
+  const added = Array.from({ length: 10 }, (_, i) => dense(500 + i));
+  const addedRows = added.map((v) => row(randomUUID(), v, new Date()));
+  for (const [i, r] of addedRows.entries()) byChunk.set(r.chunkId, added[i] ?? query);
+  await store.upsert(tenant, "scale", addedRows);
+  await check("partly indexed", 1e-4);
+});
