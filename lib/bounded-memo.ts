@@ -1,3 +1,5 @@
+import { ownString } from "./own-string.js";
+
 /**
  * A memo of at most `capacity` entries that keeps what is used often: two generations of
  * capacity / 2 each; a hit in the older one moves the entry to the younger, and when the younger is
@@ -10,7 +12,10 @@
  * the import (issue 20). Frequent words survive here at a fraction of the size.
  */
 export interface BoundedMemo<V extends NonNullable<unknown> | null> {
-  /** The memoised value of `key`, computing and keeping it on a miss. */
+  /**
+   * The memoised value of `key`, computing and keeping it on a miss. `compute` gets the key as the
+   * memo keeps it (a copy sharing no memory with a text it was cut from): derive the value from that.
+   */
   get(key: string, compute: (key: string) => V): V;
   readonly size: number;
 }
@@ -32,9 +37,15 @@ export function createBoundedMemo<V extends NonNullable<unknown> | null>(capacit
       const hit = young.get(key);
       if (hit !== undefined) return hit;
       let value = old.get(key);
-      if (value !== undefined) old.delete(key);
-      else value = compute(key);
-      keep(key, value);
+      if (value !== undefined) {
+        old.delete(key);
+        keep(key, value);
+        return value;
+      }
+      // Kept as its own copy: a word cut from a text would keep the whole text alive (lib/own-string.ts).
+      const own = ownString(key);
+      value = compute(own);
+      keep(own, value);
       return value;
     },
     get size() {

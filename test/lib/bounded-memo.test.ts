@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import test from "ava";
 import { createBoundedMemo } from "../../lib/bounded-memo.js";
 
@@ -43,4 +45,26 @@ test("null is a value that is kept, and a capacity below 2 is refused", (t) => {
   t.is(memo.get("a", none), null);
   t.is(calls, 1);
   t.throws(() => createBoundedMemo(1), { instanceOf: RangeError });
+});
+
+test("a key cut from a long text is kept as its own copy: the text itself can be collected", (t) => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  setFlagsFromString("--no-expose-gc");
+  const memo = createBoundedMemo<string>(4_000);
+  const filler = "x".repeat(50_000);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 2_000; i++) {
+    // A 20-character word matched out of a 50 KB text: V8 makes it a view into the text.
+    const text = `${filler} zusammensetzung${String(i).padStart(5, "0")} ${filler}`;
+    const word = text.match(/zusammensetzung\d+/)?.[0] ?? "";
+    // The value is derived from the key the memo hands to compute, as the memo's users do.
+    memo.get(word, (own) => own.slice(0, 18));
+  }
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  t.is(memo.size, 2_000);
+  // Retaining the texts would be ≈ 2,000 × 100 KB = 190 MB; the words themselves take well under 1 MB.
+  t.true(grown < 20 * 2 ** 20, `live heap grew ${Math.round(grown / 2 ** 20)} MB`);
 });

@@ -21,16 +21,20 @@ export type WordAnalyzer = (word: string, language: LexiconLanguage) => WordAnal
 
 /** Words analysed, kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
 const MEMO_CAPACITY = 40_000;
+/** Length of the memo key's `de:` / `en:` prefix. */
+const LANGUAGE_PREFIX = 3;
 
 export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer {
   const memo = createBoundedMemo<WordAnalysis>(MEMO_CAPACITY);
   const isGermanWord = (part: string) => lexicon.has(part, "de2en");
   return (word, language) =>
-    memo.get(`${language}:${word}`, () => {
-      const parts = language === "de" ? (decompoundGerman(word, isGermanWord) ?? []) : [];
+    memo.get(`${language}:${word}`, (key) => {
+      // The word as the memo keeps it (its own copy, lib/own-string.ts): stems are cut from it.
+      const own = key.slice(LANGUAGE_PREFIX);
+      const parts = language === "de" ? (decompoundGerman(own, isGermanWord) ?? []) : [];
       return {
-        stem: stemWord(lexicon.lemma(word, language) ?? word, language),
-        idf: idf(word, language),
+        stem: stemWord(lexicon.lemma(own, language) ?? own, language),
+        idf: idf(own, language),
         compoundParts: parts.map((part) => stemWord(part, "de")),
       };
     });

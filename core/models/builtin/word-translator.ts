@@ -35,6 +35,8 @@ export interface WordTranslator {
 
 /** Translations kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
 const MEMO_CAPACITY = 40_000;
+/** Length of the memo key's `de:` / `en:` prefix. */
+const LANGUAGE_PREFIX = 3;
 
 type Settings = Pick<
   BuiltinEmbedderSettings,
@@ -120,7 +122,8 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
   }
 
   function translate(word: string, from: LexiconLanguage): WordTranslation {
-    return memo.get(`${from}:${word}`, () => translateUncached(word, from));
+    // The word as the memo keeps it (its own copy, lib/own-string.ts): identity stems are cut from it.
+    return memo.get(`${from}:${word}`, (key) => translateUncached(key.slice(LANGUAGE_PREFIX), from));
   }
 
   return { translate };
