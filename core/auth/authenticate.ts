@@ -75,6 +75,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // Tokens revoked through this process. Kept for good: revocation is permanent, and the set holds
   // only ids (36 bytes each), bounded by the number of revokes this process served.
   const revoked = new Set<string>();
+  const lookups = new Map<string, Promise<Principal>>();
 
   function touch(tokenId: string): void {
     const t = now();
@@ -99,6 +100,22 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return cached.principal;
     }
     cache.delete(key);
+    // Requests with the same token arriving while its lookup runs share it: when the cached entry
+    // expires under load, every connection missed at once and ran its own query (bench:load: ≈ 28
+    // token lookups per second at 90 recalls per second, against one per TTL).
+    let lookup = lookups.get(key);
+    if (lookup === undefined) {
+      lookup = lookUpToken(hash, key).finally(() => lookups.delete(key));
+      lookups.set(key, lookup);
+    }
+    const principal = await lookup;
+    // Revoked through this process after the shared lookup had read the token.
+    if (isRevoked(principal)) throw unauthenticated("invalid or revoked API token");
+    if (principal.kind === "token") touch(principal.tokenId);
+    return principal;
+  }
+
+  async function lookUpToken(hash: Buffer, key: string): Promise<Principal> {
     // API tokens, and OAuth access tokens (same kmt_ format) whose grant, an api_tokens row of kind
     // 'oauth', is the token id: per-token limits, last use and revocation apply to the connection.
     const [row] = await db.sql<TokenRow[]>`
@@ -134,7 +151,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       row.expires_at ? row.expires_at.getTime() : Number.POSITIVE_INFINITY,
     );
     cache.set(key, { principal, expires });
-    touch(row.id);
     return principal;
   }
 

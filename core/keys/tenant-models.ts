@@ -154,7 +154,27 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     };
   }
 
+  // A lookup under way per workspace: requests arriving meanwhile wait for it rather than each
+  // running its own transaction (when the TTL ran out under load, every connection missed at once:
+  // bench:load read the selection ≈ 30 times a second at 90 recalls per second).
+  const underWay = new Map<string, Promise<unknown>>();
+
   const remembersDefaults = (tenantId: string) => (onDefaults.get(tenantId) ?? 0) > now();
+
+  /**
+   * `onDefaults` when the workspace is remembered on the service's models — or found so by the
+   * lookup under way, which this request then waits for — else `read()`. Synchronous up to `read`:
+   * the first of many concurrent requests starts its lookup before the next one looks.
+   */
+  function unlessOnDefaults<T>(tenantId: string, onDefaultsValue: T, read: () => Promise<T>): Promise<T> {
+    if (remembersDefaults(tenantId)) return Promise.resolve(onDefaultsValue);
+    const running = underWay.get(tenantId);
+    if (running === undefined) return read();
+    return running.then(
+      () => (remembersDefaults(tenantId) ? onDefaultsValue : read()),
+      () => (remembersDefaults(tenantId) ? onDefaultsValue : read()),
+    );
+  }
 
   /** Reads the selection in a tenant transaction, remembering "service models" for the TTL. */
   function lookUp<T>(
@@ -162,7 +182,7 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     use: (tx: TransactionSql, selection: ModelSelectionRow | undefined) => Promise<T>,
   ): Promise<T> {
     const changesBefore = changes;
-    return db.withTenant(tenantId, async (tx) => {
+    const lookup = db.withTenant(tenantId, async (tx) => {
       const selection = await readModelSelection(tx, tenantId);
       if (usesServiceModels(selection) && changes === changesBefore) {
         if (onDefaults.size >= 10_000) onDefaults.clear();
@@ -170,6 +190,15 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
       }
       return use(tx, selection);
     });
+    if (!underWay.has(tenantId)) {
+      underWay.set(tenantId, lookup);
+      lookup
+        .finally(() => {
+          if (underWay.get(tenantId) === lookup) underWay.delete(tenantId);
+        })
+        .catch(() => undefined);
+    }
+    return lookup;
   }
 
   const embedderOfKey = async (tx: TransactionSql, tenantId: string, keyId: string) =>
@@ -179,33 +208,42 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     defaultEmbedder: options.defaultEmbedder,
     defaultReranker: options.defaultReranker,
     embedderOfKey,
-    async embedderFor(tenantId) {
-      if (remembersDefaults(tenantId)) return options.defaultEmbedder;
-      return lookUp(tenantId, async (tx, selection) =>
-        selection?.activeKeyId ? embedderOfKey(tx, tenantId, selection.activeKeyId) : options.defaultEmbedder,
+    embedderFor(tenantId) {
+      return unlessOnDefaults(tenantId, options.defaultEmbedder, () =>
+        lookUp(tenantId, async (tx, selection) =>
+          selection?.activeKeyId
+            ? embedderOfKey(tx, tenantId, selection.activeKeyId)
+            : options.defaultEmbedder,
+        ),
       );
     },
-    async rerankerFor(tenantId) {
-      if (remembersDefaults(tenantId)) return options.defaultReranker;
-      return lookUp(tenantId, async (tx, selection) =>
-        selection?.rerankKeyId
-          ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
-          : options.defaultReranker,
+    rerankerFor(tenantId) {
+      return unlessOnDefaults(tenantId, options.defaultReranker, () =>
+        lookUp(tenantId, async (tx, selection) =>
+          selection?.rerankKeyId
+            ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
+            : options.defaultReranker,
+        ),
       );
     },
-    async modelsFor(tenantId) {
+    modelsFor(tenantId) {
       const defaults = { embedder: options.defaultEmbedder, reranker: options.defaultReranker, byok: false };
-      if (remembersDefaults(tenantId)) return defaults;
-      return lookUp(tenantId, async (tx, selection) => {
-        if (!selection) return defaults;
-        const embedder = selection.activeKeyId
-          ? await embedderOfKey(tx, tenantId, selection.activeKeyId)
-          : options.defaultEmbedder;
-        const reranker = selection.rerankKeyId
-          ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
-          : options.defaultReranker;
-        return { embedder, reranker, byok: selection.activeKeyId !== null || selection.rerankKeyId !== null };
-      });
+      return unlessOnDefaults(tenantId, defaults, () =>
+        lookUp(tenantId, async (tx, selection) => {
+          if (!selection) return defaults;
+          const embedder = selection.activeKeyId
+            ? await embedderOfKey(tx, tenantId, selection.activeKeyId)
+            : options.defaultEmbedder;
+          const reranker = selection.rerankKeyId
+            ? createProviderReranker(await clientOptionsOf(tx, tenantId, selection.rerankKeyId))
+            : options.defaultReranker;
+          return {
+            embedder,
+            reranker,
+            byok: selection.activeKeyId !== null || selection.rerankKeyId !== null,
+          };
+        }),
+      );
     },
     forgetTenant(tenantId) {
       changes++;

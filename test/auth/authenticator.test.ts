@@ -174,3 +174,26 @@ test("hash comparison is constant-time and length-safe", (t) => {
   t.false(sameHash(a, a.subarray(0, 31)), "different lengths compare false instead of throwing");
   t.false(sameHash(a, Buffer.alloc(0)));
 });
+
+test("concurrent requests with a token not in the cache share one lookup", async (t) => {
+  const { token } = await tenantWithToken();
+  let queries = 0;
+  const countingSql = ((strings: TemplateStringsArray, ...values: unknown[]) => {
+    if (strings.join("?").includes("from api_tokens t join tenants")) queries++;
+    return (database.db.sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => Promise<unknown>)(
+      strings,
+      ...values,
+    );
+  }) as unknown as Database["sql"];
+  const auth = createAuthenticator({ db: { ...database.db, sql: countingSql } });
+  // Fifty connections whose cached entry ran out at the same moment.
+  const principals = await Promise.all(Array.from({ length: 50 }, () => auth.resolve(bearer(token))));
+  t.true(principals.every((p) => p.kind === "token"));
+  t.is(queries, 1);
+  // An unknown token: every waiter gets the refusal, and the next request asks again.
+  const unknown = `${token.slice(0, -4)}zzzz`;
+  const refused = await Promise.allSettled(Array.from({ length: 5 }, () => auth.resolve(bearer(unknown))));
+  t.true(refused.every((r) => r.status === "rejected"));
+  await t.throwsAsync(auth.resolve(bearer(unknown)), { message: /invalid|malformed/ });
+  t.is(queries, 3);
+});

@@ -105,3 +105,22 @@ test("a workspace with a selection under way is read on every call, and a lookup
   await models.embedderFor(tenantId);
   t.is(lookups(), 5, "the next one did");
 });
+
+test("requests arriving while a workspace's selection is read wait for that read instead of each reading it", async (t) => {
+  const tenantId = await insertTenant(database.db.sql);
+  const { db, lookups } = counted(database.db);
+  const embedder = wordHashEmbedder();
+  const models = serviceModels(db, embedder, { defaultsTtlMs: 1_000 });
+  // Fifty connections whose cached answer ran out at the same moment.
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      i % 3 === 0
+        ? models.embedderFor(tenantId)
+        : i % 3 === 1
+          ? models.modelsFor(tenantId).then((m) => m.embedder)
+          : models.rerankerFor(tenantId).then(() => embedder),
+    ),
+  );
+  t.true(answers.every((e) => e === embedder));
+  t.is(lookups(), 1);
+});
