@@ -89,8 +89,9 @@ const dir = await mkdtemp(join(tmpdir(), "bench-vector-cost-"));
 const store = await openVectorStore(dir);
 try {
   const tenant = randomUUID();
-  for (let start = 0; start < ROWS; start += 500) {
-    const texts = Array.from({ length: Math.min(500, ROWS - start) }, (_, i) => corpus.chunk(start + i));
+  /** Embeds corpus chunks start … start + count − 1 and appends them to the tenant's table. */
+  const append = async (start: number, count: number) => {
+    const texts = Array.from({ length: count }, (_, i) => corpus.chunk(start + i));
     const vectors = await embedder.embed(texts, "passage");
     await store.upsert(
       tenant,
@@ -104,7 +105,8 @@ try {
       })),
       { readBack: false },
     );
-  }
+  };
+  for (let start = 0; start < ROWS; start += 500) await append(start, Math.min(500, ROWS - start));
   const maintained = await maintainVectorTable(store, tenant, embedder.id);
   process.stdout.write(`table: ${JSON.stringify(maintained)}\n`);
   const table = await store.openTable(tenant, embedder.id);
@@ -195,23 +197,7 @@ try {
   }
   // Ten rows appended after the index: the store's exact re-ranking path (a table between writes and
   // the worker's next maintenance).
-  await store.upsert(
-    tenant,
-    embedder.id,
-    (
-      await embedder.embed(
-        Array.from({ length: 10 }, (_, i) => corpus.chunk(ROWS + i)),
-        "passage",
-      )
-    ).map((vector) => ({
-      chunkId: randomUUID(),
-      memoryId: randomUUID(),
-      vector,
-      validFrom: new Date(),
-      validTo: null,
-    })),
-    { readBack: false },
-  );
+  await append(ROWS, 10);
   await concurrent(
     "50 at a time through the store (coalesced, 10 rows not yet indexed: exact re-ranking)",
     50,
