@@ -20,7 +20,7 @@ const SEARCH_REFINE_FACTOR = 2;
 /**
  * A cosine HNSW-SQ index answers the squared L2 distance of the normalised (quantised) vectors,
  * 2 × (1 − cos), where flat search and re-ranking answer 1 − cos (lancedb/lancedb#3530, open):
- * measured slope 1.98, intercept 0.014, residual sd 0.014 against the exact distance on 10k
+ * measured slope 1.98, intercept 0.014, residual sd 0.014 against the exact distance on 3,000
  * built-in-embedder rows. Fusion calibrates on cosine distance, so index distances are halved;
  * test/ingest/vector-store.test.ts fails if a LanceDB upgrade changes the scale.
  */
