@@ -170,10 +170,9 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
     if (remembersDefaults(tenantId)) return Promise.resolve(onDefaultsValue);
     const running = underWay.get(tenantId);
     if (running === undefined) return read();
-    return running.then(
-      () => (remembersDefaults(tenantId) ? onDefaultsValue : read()),
-      () => (remembersDefaults(tenantId) ? onDefaultsValue : read()),
-    );
+    // Its outcome is its own caller's; this request only needs it finished.
+    const afterIt = () => (remembersDefaults(tenantId) ? onDefaultsValue : read());
+    return running.then(afterIt, afterIt);
   }
 
   /** Reads the selection in a tenant transaction, remembering "service models" for the TTL. */

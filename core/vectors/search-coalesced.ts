@@ -60,21 +60,22 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
       if (first === undefined) return [];
       let query = first.table.vectorSearch(Array.from(padToStoredDim(first.vector)));
       for (const search of rest) query = query.addQueryVector(Array.from(padToStoredDim(search.vector)));
-      // Only used once the worker has built the HNSW-SQ index (maintain-vector-table.ts); a flat
-      // search ignores ef and the refine factor. HNSW refuses ef below the rows it is asked for, and
-      // with re-ranking LanceDB asks it for k × refine factor: a filtered recall over-fetching 60 or
+      // ef and the refine factor only matter once the worker has built the HNSW-SQ index
+      // (maintain-vector-table.ts); a flat search ignores both. HNSW refuses ef below the rows it is
+      // asked for — k, or k × refine factor with re-ranking: a filtered recall over-fetching 60 or
       // more rows (ADR 0220) lost its vector channel on indexed tables until ef followed that.
-      const covered = await indexCovers(first.table);
-      const refine = covered ? 1 : SEARCH_REFINE_FACTOR;
-      query = query.distanceType("cosine").ef(Math.max(SEARCH_EF, first.k * refine));
       // Every row indexed: the index's own (8-bit) distances rank the candidates, without re-reading
       // their full vectors — that re-read was half of LanceDB's CPU per recall (ADR 0300). `fastSearch`
       // keeps rows a concurrent write appends out of this one search, so every distance comes from the
-      // index and is on its scale. Otherwise the exact re-ranking below: a wider candidate list
-      // re-ranked with the exact vectors brings recall@10 against an exact search from ≈ 0.56 to
-      // ≈ 0.92–0.98 on our vectors at 10k rows (docs/ingest.md "ANN index"), and LanceDB reports
-      // indexed and flat-searched rows on different scales without it.
-      query = covered ? query.fastSearch() : query.refineFactor(SEARCH_REFINE_FACTOR);
+      // index and is on its scale. Otherwise exact re-ranking: a wider candidate list re-ranked with
+      // the exact vectors brings recall@10 against an exact search from ≈ 0.56 to ≈ 0.92–0.98 on our
+      // vectors at 10k rows (docs/ingest.md "ANN index"), and LanceDB reports indexed and
+      // flat-searched rows on different scales without it.
+      const covered = await indexCovers(first.table);
+      query = query.distanceType("cosine");
+      query = covered
+        ? query.ef(Math.max(SEARCH_EF, first.k)).fastSearch()
+        : query.ef(Math.max(SEARCH_EF, first.k * SEARCH_REFINE_FACTOR)).refineFactor(SEARCH_REFINE_FACTOR);
       const scale = covered ? INDEX_DISTANCE_SCALE : 1;
       const rows = (await query
         .where(first.where)
