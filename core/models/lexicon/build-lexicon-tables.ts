@@ -10,7 +10,7 @@ import { countExampleCooccurrences } from "./example-cooccurrence.js";
 import type { LexiconLanguage, TranslationDirection } from "./lexicon.js";
 import { parseFreedictEntry } from "./parse-freedict-entry.js";
 import type { DictdDictionary } from "./read-dictd-dictionary.js";
-import { buildSortedStringTable, type SortedStringTable } from "./sorted-string-table.js";
+import { buildSortedStringTable, type SortedStringTable, type StringLookup } from "./sorted-string-table.js";
 
 /** Separates translations in a table value; `UNIT` separates a translation from its weight. */
 export const RECORD_SEPARATOR = "\u001e";
@@ -21,13 +21,17 @@ const MAX_HEADWORD_WORDS = 3;
 const MAX_TRANSLATIONS_PER_HEADWORD = 24;
 const POSITION_DISCOUNT = 0.3;
 
-export interface LexiconTables {
-  readonly translations: Readonly<Record<TranslationDirection, SortedStringTable>>;
+/** The lexicon's tables as the lexicon reads them: built in memory, or read back from the cache file. */
+export interface LexiconLookups<Table extends StringLookup = StringLookup> {
+  readonly translations: Readonly<Record<TranslationDirection, Table>>;
   /** Inflected form → dictionary form (went → go, ging → gehen). */
-  readonly lemmas: Readonly<Record<LexiconLanguage, SortedStringTable>>;
-  readonly exampleFrequency: Readonly<Record<LexiconLanguage, SortedStringTable>>;
+  readonly lemmas: Readonly<Record<LexiconLanguage, Table>>;
+  readonly exampleFrequency: Readonly<Record<LexiconLanguage, Table>>;
   readonly exampleCount: Readonly<Record<LexiconLanguage, number>>;
 }
+
+/** The tables as built from the dictionaries, with the bytes the cache file is written from. */
+export type LexiconTables = LexiconLookups<SortedStringTable>;
 
 /** Rows longer than this (common words with hundreds of reverse translations) switch to a Map. */
 const MAX_SCANNED_ROW = 32;

@@ -1,6 +1,6 @@
 /** Wraps the lexicon's tables in the `Lexicon` interface; also the empty lexicon used when none is installed. */
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
-import { type LexiconTables, RECORD_SEPARATOR, UNIT_SEPARATOR } from "./build-lexicon-tables.js";
+import { type LexiconLookups, RECORD_SEPARATOR, UNIT_SEPARATOR } from "./build-lexicon-tables.js";
 import type { Lexicon, Translation } from "./lexicon.js";
 
 function decodeTranslations(value: string | undefined): Translation[] {
@@ -19,7 +19,7 @@ function decodeTranslations(value: string | undefined): Translation[] {
 /** Frequencies kept (lib/bounded-memo.ts): common words stay, one-off words pass through. */
 const FREQUENCY_MEMO_CAPACITY = 40_000;
 
-export function createLexicon(tables: LexiconTables, fingerprint: string): Lexicon {
+export function createLexicon(tables: LexiconLookups, fingerprint: string): Lexicon {
   // Translation ranking asks for the same common words' frequencies over and over.
   const frequencies = createBoundedMemo<number>(FREQUENCY_MEMO_CAPACITY);
   const exampleFrequency = (word: string, language: "de" | "en"): number =>
@@ -29,7 +29,7 @@ export function createLexicon(tables: LexiconTables, fingerprint: string): Lexic
     exampleCount: tables.exampleCount,
     fingerprint,
     translate: (word, direction) => decodeTranslations(tables.translations[direction].get(word)),
-    has: (word, direction) => tables.translations[direction].get(word) !== undefined,
+    has: (word, direction) => tables.translations[direction].has(word),
     exampleFrequency,
     lemma: (word, language) => tables.lemmas[language].get(word),
   };

@@ -3,15 +3,31 @@
  * derived from GPL/AGPL dictionaries). Reading it takes tens of milliseconds instead of the ≈ 10 s it takes
  * to parse the dictionaries. Layout: one JSON header line, then the tables' bytes back to back.
  */
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { close, fstat, open, read } from "node:fs";
+import { mkdir, readdir, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { LexiconTables } from "./build-lexicon-tables.js";
-import { openSortedStringTable } from "./sorted-string-table.js";
+import { promisify } from "node:util";
+import type { LexiconLookups, LexiconTables } from "./build-lexicon-tables.js";
+import {
+  closeWhenUnused,
+  type OpenCacheFile,
+  openFileBackedStringTable,
+} from "./file-backed-string-table.js";
+import { openSortedStringTable, type StringLookup } from "./sorted-string-table.js";
+
+// Raw descriptors, not FileHandles: the translation tables read from theirs synchronously for the
+// process's lifetime (a FileHandle warns when the collector closes it).
+const openFile = promisify(open);
+const closeFile = promisify(close);
+const statFd = promisify(fstat);
+const readFromFd = promisify(read);
 
 /** Bump when the table layout or the cleaning rules change, so old caches are rebuilt. */
 export const LEXICON_CACHE_FORMAT = 5;
 
 const SECTIONS = ["de2en", "en2de", "freq-de", "freq-en", "lemma-de", "lemma-en"] as const;
+/** The sections whose values stay in the file: 36 of the cache's 49 MB (the rest is under 1.5 MB). */
+const FILE_BACKED_SECTIONS: ReadonlySet<(typeof SECTIONS)[number]> = new Set(["de2en", "en2de"]);
 
 interface CacheHeader {
   readonly format: number;
@@ -90,22 +106,55 @@ function isCacheHeader(value: unknown): value is CacheHeader {
   );
 }
 
-/** Returns the cached tables, or undefined when the file is missing, stale or damaged. */
+/** Reads `length` bytes at `position` of `fd`, or fewer at the end of the file. */
+async function readAt(fd: number, length: number, position: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await readFromFd(fd, buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Returns the cached tables, or undefined when the file is missing, stale or damaged. The translation
+ * tables keep only their keys in memory and read values from the open file (file-backed-string-table.ts,
+ * ADR 0310); the small tables are read into memory. Everything comes from one open descriptor, so a cache
+ * renamed over this one meanwhile cannot mix two files.
+ */
 export async function readLexiconCache(
   path: string,
   fingerprint: string,
-): Promise<LexiconTables | undefined> {
-  let bytes: Buffer;
+): Promise<LexiconLookups | undefined> {
+  let fd: number;
   try {
-    bytes = await readFile(path);
+    fd = await openFile(path, "r");
   } catch {
     return undefined;
   }
-  const headerEnd = bytes.indexOf(0x0a);
+  let owned = false;
+  try {
+    const tables = await readOpenCache(fd, fingerprint);
+    owned = tables !== undefined;
+    return tables;
+  } catch {
+    return undefined;
+  } finally {
+    if (!owned) await closeFile(fd).catch(() => {});
+  }
+}
+
+async function readOpenCache(fd: number, fingerprint: string): Promise<LexiconLookups | undefined> {
+  const { size } = await statFd(fd);
+  // The header is one short JSON line; 64 KiB is far more than it needs.
+  const head = await readAt(fd, Math.min(size, 65_536), 0);
+  const headerEnd = head.indexOf(0x0a);
   if (headerEnd < 0) return undefined;
   let header: unknown;
   try {
-    header = JSON.parse(bytes.toString("utf8", 0, headerEnd));
+    header = JSON.parse(head.toString("utf8", 0, headerEnd));
   } catch {
     return undefined;
   }
@@ -117,24 +166,30 @@ export async function readLexiconCache(
     return undefined;
   }
   const total = header.sectionLengths.reduce((sum, length) => sum + length, 0);
-  if (headerEnd + 1 + total !== bytes.length) return undefined;
-  const sections: Buffer[] = [];
+  if (headerEnd + 1 + total !== size) return undefined;
+  const file: OpenCacheFile = { fd };
+  const tables: StringLookup[] = [];
   let start = headerEnd + 1;
-  for (const length of header.sectionLengths) {
-    sections.push(bytes.subarray(start, start + length));
+  for (const [index, length] of header.sectionLengths.entries()) {
+    // One section at a time: the translation sections' bytes are dropped once their keys are copied.
+    const lines = await readAt(fd, length, start);
+    if (lines.length !== length) return undefined;
+    const table = FILE_BACKED_SECTIONS.has(SECTIONS[index] as (typeof SECTIONS)[number])
+      ? openFileBackedStringTable(file, lines, start)
+      : openSortedStringTable(lines);
+    if (table === undefined) return undefined;
+    tables.push(table);
     start += length;
   }
-  const [de2en, en2de, frequencyDe, frequencyEn, lemmaDe, lemmaEn] = sections.map(openSortedStringTable);
-  if (
-    de2en === undefined ||
-    en2de === undefined ||
-    frequencyDe === undefined ||
-    frequencyEn === undefined ||
-    lemmaDe === undefined ||
-    lemmaEn === undefined
-  ) {
-    return undefined;
-  }
+  const [de2en, en2de, frequencyDe, frequencyEn, lemmaDe, lemmaEn] = tables as [
+    StringLookup,
+    StringLookup,
+    StringLookup,
+    StringLookup,
+    StringLookup,
+    StringLookup,
+  ];
+  closeWhenUnused(file);
   return {
     translations: { de2en, en2de },
     lemmas: { de: lemmaDe, en: lemmaEn },

@@ -6,7 +6,7 @@
 import { mkdir, open, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { LexiconTables } from "./build-lexicon-tables.js";
+import type { LexiconLookups } from "./build-lexicon-tables.js";
 
 const STALE_LOCK_MS = 5 * 60_000;
 const WAIT_DEADLINE_MS = 3 * 60_000;
@@ -14,7 +14,7 @@ const POLL_MS = 250;
 
 export interface CacheClaim {
   /** The cached tables, when they exist or another builder finished them while we waited. */
-  readonly tables?: LexiconTables;
+  readonly tables?: LexiconLookups;
   /** Call after building (and writing) the tables, to release the lock we hold. */
   release(): Promise<void>;
 }
@@ -45,7 +45,7 @@ const NO_LOCK: CacheClaim = { release: async () => {} };
 
 export async function waitForCacheBuilder(
   cachePath: string,
-  readCache: () => Promise<LexiconTables | undefined>,
+  readCache: () => Promise<LexiconLookups | undefined>,
 ): Promise<CacheClaim> {
   const deadline = Date.now() + WAIT_DEADLINE_MS;
   const lockPath = `${cachePath}.lock`;

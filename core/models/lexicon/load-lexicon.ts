@@ -6,7 +6,11 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { createLexiconTablesBuilder, type LexiconTables } from "./build-lexicon-tables.js";
+import {
+  createLexiconTablesBuilder,
+  type LexiconLookups,
+  type LexiconTables,
+} from "./build-lexicon-tables.js";
 import { createEmptyLexicon, createLexicon } from "./create-lexicon.js";
 import type { Lexicon, LexiconLanguage } from "./lexicon.js";
 import { lexiconCachePath, readLexiconCache, writeLexiconCache } from "./lexicon-cache-file.js";
@@ -108,10 +112,13 @@ export async function loadLexicon(options: LoadLexiconOptions = {}): Promise<Loa
           loadMs: elapsed(),
         };
       }
-      const tables = await buildTables(directory, installed);
+      const built = await buildTables(directory, installed);
+      let tables: LexiconLookups = built;
       let cacheWarning = "";
       try {
-        await writeLexiconCache(path, fingerprint, tables);
+        await writeLexiconCache(path, fingerprint, built);
+        // Read back, so the first start keeps the translations on disk as every later one does.
+        tables = (await readLexiconCache(path, fingerprint)) ?? built;
       } catch (error) {
         cacheWarning = `could not write the lexicon cache ${path}: ${String(error)}`;
       } finally {

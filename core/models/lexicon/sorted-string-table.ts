@@ -6,11 +6,16 @@
 const TAB = 0x09;
 const NEWLINE = 0x0a;
 
-export interface SortedStringTable {
+/** What the lexicon reads from a table: in memory (below) or with its values in the cache file. */
+export interface StringLookup {
   readonly size: number;
+  has(key: string): boolean;
+  get(key: string): string | undefined;
+}
+
+export interface SortedStringTable extends StringLookup {
   /** The raw `key \t value \n` lines, for writing the table to a cache file. */
   readonly bytes: Buffer;
-  get(key: string): string | undefined;
 }
 
 /** Byte comparison of `key` with the key of the line starting at `start` (UTF-8 order = code point order). */
@@ -38,26 +43,31 @@ export function openSortedStringTable(bytes: Buffer): SortedStringTable {
       start = index + 1;
     }
   }
+  /** The line start of `key`, or -1. */
+  const find = (keyBytes: Buffer): number => {
+    let low = 0;
+    let high = lineCount - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const lineStart = starts[middle] ?? 0;
+      const order = compareKeyAt(bytes, lineStart, keyBytes);
+      if (order === 0) return lineStart;
+      if (order < 0) high = middle - 1;
+      else low = middle + 1;
+    }
+    return -1;
+  };
   return {
     size: lineCount,
     bytes,
+    has: (key) => find(Buffer.from(key, "utf8")) >= 0,
     get(key) {
       const keyBytes = Buffer.from(key, "utf8");
-      let low = 0;
-      let high = lineCount - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        const lineStart = starts[middle] ?? 0;
-        const order = compareKeyAt(bytes, lineStart, keyBytes);
-        if (order === 0) {
-          const valueStart = lineStart + keyBytes.length + 1;
-          const valueEnd = bytes.indexOf(NEWLINE, valueStart);
-          return bytes.toString("utf8", valueStart, valueEnd < 0 ? bytes.length : valueEnd);
-        }
-        if (order < 0) high = middle - 1;
-        else low = middle + 1;
-      }
-      return undefined;
+      const lineStart = find(keyBytes);
+      if (lineStart < 0) return undefined;
+      const valueStart = lineStart + keyBytes.length + 1;
+      const valueEnd = bytes.indexOf(NEWLINE, valueStart);
+      return bytes.toString("utf8", valueStart, valueEnd < 0 ? bytes.length : valueEnd);
     },
   };
 }
