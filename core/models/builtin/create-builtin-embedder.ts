@@ -4,6 +4,7 @@
  * Deterministic (same text, same vector, on every machine with the same dictionary), no model weights.
  * Construction takes a plain options object and loads asynchronously, so a worker thread can build its own.
  */
+import { createTimeSlicedLane } from "../../../lib/time-sliced-lane.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../embedding-provider.js";
 import { STORED_VECTOR_DIM } from "../embedding-provider.js";
 import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
@@ -39,8 +40,12 @@ export interface BuiltinEmbedder extends EmbeddingProvider {
   readonly lexiconLoadMs: number;
 }
 
-/** Lets other work run between texts when a large batch is embedded on the main thread. */
-const YIELD_AFTER_MS = 20;
+/**
+ * The longest the embedder holds the thread before the event loop gets a turn. Concurrent calls share
+ * one lane (lib/time-sliced-lane.ts): 64 concurrent writes' embeddings used to run back to back and
+ * hold their own transaction's database answers for 20–30 ms.
+ */
+const SLICE_MS = 4;
 
 function shortHash(text: string): string {
   let hash = 2166136261;
@@ -78,6 +83,7 @@ export function createBuiltinEmbedderWithLexicon(
   const lexiconPart = crossLingual ? `-fd${shortHash(lexicon.fingerprint)}` : "-nolex";
   const tag = settingsTag(settings, base);
   const layout = blockLayout(STORED_VECTOR_DIM, settings);
+  const lane = createTimeSlicedLane(SLICE_MS);
   const embedOne = (text: string, purpose: EmbedPurpose) =>
     projectFeatures(
       extractTextFeatures(text, purpose, context),
@@ -90,18 +96,7 @@ export function createBuiltinEmbedderWithLexicon(
     dim: STORED_VECTOR_DIM,
     tokenizer: approximateTokenizer,
     crossLingual,
-    async embed(texts, purpose) {
-      const vectors: Float32Array[] = [];
-      let sliceStart = performance.now();
-      for (const text of texts) {
-        vectors.push(embedOne(text, purpose));
-        if (performance.now() - sliceStart > YIELD_AFTER_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
-      }
-      return vectors;
-    },
+    embed: (texts, purpose) => lane.run(texts.length, (index) => embedOne(texts[index] ?? "", purpose)),
   };
 }
 

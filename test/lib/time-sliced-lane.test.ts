@@ -1,0 +1,48 @@
+import test from "ava";
+import { createTimeSlicedLane } from "../../lib/time-sliced-lane.js";
+
+/** Holds the thread for `ms`, as an embedding of one text does. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // spin
+  }
+}
+
+test("answers each caller's results in order", async (t) => {
+  const lane = createTimeSlicedLane(4);
+  const [squares, words, none] = await Promise.all([
+    lane.run(5, (i) => i * i),
+    lane.run(3, (i) => ["a", "b", "c"][i]),
+    lane.run(0, () => 1),
+  ]);
+  t.deepEqual(squares, [0, 1, 4, 9, 16]);
+  t.deepEqual(words, ["a", "b", "c"]);
+  t.deepEqual(none, []);
+});
+
+test("I/O and timers get a turn between slices, so work queued by many callers cannot hold them", async (t) => {
+  const lane = createTimeSlicedLane(4);
+  // 64 callers with one 1 ms item each, as 64 concurrent writes' embeddings: 64 ms of work.
+  const started = performance.now();
+  const work = Array.from({ length: 64 }, () => lane.run(1, () => busy(1)));
+  // A timer due at once, as a database answer that has arrived: it must not wait for all of them.
+  const timerRanAt = await new Promise<number>((resolve) => setTimeout(() => resolve(performance.now()), 0));
+  const lastDoneAt = await Promise.all(work).then(() => performance.now());
+  t.true(timerRanAt - started < 20, `the timer waited ${Math.round(timerRanAt - started)} ms`);
+  t.true(lastDoneAt - started >= 60, "the work itself still ran");
+});
+
+test("a short job is not queued behind a long one, and one failing item fails only its caller", async (t) => {
+  const lane = createTimeSlicedLane(2);
+  const order: string[] = [];
+  const long = lane.run(40, () => busy(0.5)).then(() => order.push("long"));
+  const failing = lane.run(3, (i) => {
+    if (i === 1) throw new Error("item 1 failed");
+    return i;
+  });
+  const short = lane.run(1, () => "one").then(() => order.push("short"));
+  await t.throwsAsync(failing, { message: "item 1 failed" });
+  await Promise.all([long, short]);
+  t.deepEqual(order, ["short", "long"]);
+});
