@@ -15,41 +15,57 @@ export interface BoundedMemo<V extends NonNullable<unknown> | null> {
   /**
    * The memoised value of `key`, computing and keeping it on a miss. `compute` gets the key as the
    * memo keeps it (a copy sharing no memory with a text it was cut from): derive the value from that.
+   * `space` (0 … spaces − 1) keeps keys apart — one per language — without building a prefixed key
+   * for every lookup; all spaces share the capacity.
    */
-  get(key: string, compute: (key: string) => V): V;
+  get(key: string, compute: (key: string) => V, space?: number): V;
   readonly size: number;
 }
 
-export function createBoundedMemo<V extends NonNullable<unknown> | null>(capacity: number): BoundedMemo<V> {
+export function createBoundedMemo<V extends NonNullable<unknown> | null>(
+  capacity: number,
+  spaces = 1,
+): BoundedMemo<V> {
   if (!Number.isInteger(capacity) || capacity < 2) throw new RangeError("capacity must be an integer ≥ 2");
+  if (!Number.isInteger(spaces) || spaces < 1) throw new RangeError("spaces must be an integer ≥ 1");
   const generation = Math.floor(capacity / 2);
-  let young = new Map<string, V>();
-  let old = new Map<string, V>();
-  const keep = (key: string, value: V) => {
-    if (young.size >= generation) {
+  const maps = () => Array.from({ length: spaces }, () => new Map<string, V>());
+  let young = maps();
+  let youngSize = 0;
+  let old = maps();
+  let oldSize = 0;
+  const keep = (space: number, key: string, value: V) => {
+    if (youngSize >= generation) {
       old = young;
-      young = new Map();
+      oldSize = youngSize;
+      young = maps();
+      youngSize = 0;
     }
-    young.set(key, value);
+    (young[space] as Map<string, V>).set(key, value);
+    youngSize++;
   };
   return {
-    get(key, compute) {
-      const hit = young.get(key);
+    get(key, compute, space = 0) {
+      const youngMap = young[space];
+      if (youngMap === undefined) throw new RangeError(`space must be in [0, ${spaces})`);
+      const hit = youngMap.get(key);
       if (hit !== undefined) return hit;
-      let value = old.get(key);
+      const oldMap = old[space] as Map<string, V>;
+      let value = oldMap.get(key);
       if (value !== undefined) {
-        old.delete(key);
-        keep(key, value);
+        oldMap.delete(key);
+        oldSize--;
+        keep(space, key, value);
         return value;
       }
       // Kept as its own copy: a word cut from a text would keep the whole text alive (lib/own-string.ts).
       const own = ownString(key);
       value = compute(own);
-      keep(own, value);
+      keep(space, own, value);
       return value;
     },
     get size() {
-      return young.size + old.size;
+      return youngSize + oldSize;
     },
   };
 }

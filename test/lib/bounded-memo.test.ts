@@ -68,3 +68,23 @@ test("a key cut from a long text is kept as its own copy: the text itself can be
   // Retaining the texts would be ≈ 2,000 × 100 KB = 190 MB; the words themselves take well under 1 MB.
   t.true(grown < 20 * 2 ** 20, `live heap grew ${Math.round(grown / 2 ** 20)} MB`);
 });
+
+test("key spaces keep equal keys apart and share one capacity", (t) => {
+  const memo = createBoundedMemo<string>(100, 2);
+  t.is(
+    memo.get("rat", () => "de:rat", 0),
+    "de:rat",
+  );
+  t.is(
+    memo.get("rat", () => "en:rat", 1),
+    "en:rat",
+  );
+  t.is(
+    memo.get("rat", () => "computed again", 0),
+    "de:rat",
+  );
+  for (let i = 0; i < 10_000; i++) memo.get(`x${i}`, () => "v", i % 2);
+  t.true(memo.size <= 100, `size ${memo.size}`);
+  t.throws(() => memo.get("rat", () => "v", 2), { instanceOf: RangeError });
+  t.throws(() => createBoundedMemo(10, 0), { instanceOf: RangeError });
+});

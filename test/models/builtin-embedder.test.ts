@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,8 @@ function cosine(left: Float32Array, right: Float32Array): number {
   for (let index = 0; index < left.length; index++) sum += (left[index] ?? 0) * (right[index] ?? 0);
   return sum;
 }
+
+const PINNED_DIGEST = "eeab1318a09fb3cbb81c78ec2c886dcc";
 
 const norm = (vector: Float32Array) => Math.sqrt(cosine(vector, vector));
 
@@ -62,6 +65,29 @@ test("embedding is deterministic across calls and across instances", async (t) =
   t.deepEqual(a, b);
   t.deepEqual(a, c);
   t.is(first.id, second.id);
+});
+
+/**
+ * The vectors of the space named by BUILTIN_EMBEDDER_ID, pinned: stored vectors stay comparable with
+ * new ones only while every text embeds to the same bits. A speed-up must leave this digest alone; a
+ * deliberate change of the vectors changes it together with the id. Recorded 2026-12-02 before the
+ * allocation-lean rewrite of the feature extraction (and unchanged by it).
+ */
+test("the vectors of this embedding space are pinned bit for bit", async (t) => {
+  const embedder = createBuiltinEmbedderWithLexicon(await fixtureLexicon());
+  const plain = await createBuiltinEmbedder({ lexicon: false });
+  const texts = [
+    ...SAMPLES,
+    "Der Bundestag beschloss 1990 die Wiedervereinigung; die Hauptstadt wurde Berlin.",
+    "Tom isst gern Äpfel und Birnen im Garten seines Hauses.",
+    "sign language and the national anthem",
+    "Eine Verteidigungsministerin und ein Datenschutzbeauftragter trafen sich am 3. Oktober.",
+  ];
+  const digest = createHash("sha256");
+  for (const model of [embedder, plain])
+    for (const purpose of ["query", "passage"] as const)
+      for (const vector of await model.embed(texts, purpose)) digest.update(new Uint8Array(vector.buffer));
+  t.is(digest.digest("hex").slice(0, 32), PINNED_DIGEST);
 });
 
 test("text without words gives the zero vector, which is similar to nothing", async (t) => {

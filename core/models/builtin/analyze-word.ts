@@ -21,21 +21,23 @@ export type WordAnalyzer = (word: string, language: LexiconLanguage) => WordAnal
 
 /** Words analysed, kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
 const MEMO_CAPACITY = 40_000;
-/** Length of the memo key's `de:` / `en:` prefix. */
-const LANGUAGE_PREFIX = 3;
 
 export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer {
-  const memo = createBoundedMemo<WordAnalysis>(MEMO_CAPACITY);
+  // One key space per language (0: de, 1: en).
+  const memo = createBoundedMemo<WordAnalysis>(MEMO_CAPACITY, 2);
   const isGermanWord = (part: string) => lexicon.has(part, "de2en");
   return (word, language) =>
-    memo.get(`${language}:${word}`, (key) => {
+    memo.get(
+      word,
       // The word as the memo keeps it (its own copy, lib/own-string.ts): stems are cut from it.
-      const own = key.slice(LANGUAGE_PREFIX);
-      const parts = language === "de" ? (decompoundGerman(own, isGermanWord) ?? []) : [];
-      return {
-        stem: stemWord(lexicon.lemma(own, language) ?? own, language),
-        idf: idf(own, language),
-        compoundParts: parts.map((part) => stemWord(part, "de")),
-      };
-    });
+      (own) => {
+        const parts = language === "de" ? (decompoundGerman(own, isGermanWord) ?? []) : [];
+        return {
+          stem: stemWord(lexicon.lemma(own, language) ?? own, language),
+          idf: idf(own, language),
+          compoundParts: parts.map((part) => stemWord(part, "de")),
+        };
+      },
+      language === "de" ? 0 : 1,
+    );
 }

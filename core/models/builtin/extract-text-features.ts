@@ -7,7 +7,7 @@
 import type { EmbedPurpose } from "../embedding-provider.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
-import type { WordAnalyzer } from "./analyze-word.js";
+import type { WordAnalysis, WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import { detectLanguage } from "./detect-language.js";
 import { FeatureBag } from "./feature-bag.js";
@@ -27,67 +27,52 @@ const DIGITS = /^\p{N}+$/u;
 
 function addNgrams(bag: FeatureBag, word: string, sizes: readonly number[], weight: number): void {
   const padded = `^${word}$`;
-  const grams: string[] = [];
-  for (const size of sizes) {
-    for (let start = 0; start + size <= padded.length; start++) grams.push(padded.slice(start, start + size));
-  }
+  let count = 0;
+  for (const size of sizes) count += Math.max(0, padded.length - size + 1);
   // Each word's n-grams share one unit of frequency, so long words do not outweigh short ones.
-  for (const gram of grams) bag.add("ngrams", gram, 1 / grams.length, weight);
-}
-
-interface StemFeature {
-  readonly language: LexiconLanguage;
-  readonly stem: string;
-  readonly frequency: number;
-  readonly weight: number;
+  for (const size of sizes) {
+    for (let start = 0; start + size <= padded.length; start++)
+      bag.add("ngrams", padded.slice(start, start + size), 1 / count, weight);
+  }
 }
 
 /**
- * A word's stem and its translations' stems. When a translation has the word's own stem (names, loan
- * words: "Tom", "Team") the larger of the two counts, not their sum, so such words do not weigh double.
+ * Adds a word's own stem (to its language's block) and its translations' stems (to the other
+ * language's block). The two never meet in one map — different blocks — and a translation's stems are
+ * distinct (word-translator.ts keeps one entry per stem), so each feature is added exactly once, in
+ * this order: own stem, then the translations as ranked.
  */
-function wordStems(
+function addWordStems(
+  bag: FeatureBag,
+  analysis: WordAnalysis,
   word: string,
   language: LexiconLanguage,
   wordIdf: number,
   translationWeight: number,
-  idfPower: number,
+  maxFrequency: number,
   context: FeatureContext,
-): Map<string, StemFeature> {
+): void {
   const { settings, translator } = context;
-  const stems = new Map<string, StemFeature>();
+  const idfPower = settings.idfPower;
   const weight = wordIdf ** idfPower;
+  bag.add(language, analysis.stem, 1, settings.stemWeight * weight, maxFrequency);
+  if (translationWeight <= 0) return;
   const other: LexiconLanguage = language === "de" ? "en" : "de";
-  const ownStem = context.analyze(word, language).stem;
-  stems.set(`${language}:${ownStem}`, {
-    language,
-    stem: ownStem,
-    frequency: 1,
-    weight: settings.stemWeight * weight,
-  });
-  if (translationWeight <= 0) return stems;
   const translated = translator.translate(word, language).stems;
   const power = settings.translationSharePower;
-  const total = translated.reduce((sum, { share }) => sum + share ** power, 0);
+  let total = 0;
+  for (const { share } of translated) total += share ** power;
   for (const { stem, share, idf } of translated) {
     // The geometric mean of both idfs: a rare word's translation to a common word ("Gefecht" → "fight")
     // still counts, a common word's rare translation does not dominate.
-    const candidate = {
-      language: other,
+    bag.add(
+      other,
       stem,
-      frequency: share ** power / total,
-      weight: translationWeight * Math.sqrt(wordIdf * idf) ** idfPower,
-    };
-    const key = `${other}:${stem}`;
-    const current = stems.get(key);
-    if (
-      current === undefined ||
-      candidate.frequency * candidate.weight > current.frequency * current.weight
-    ) {
-      stems.set(key, candidate);
-    }
+      share ** power / total,
+      translationWeight * Math.sqrt(wordIdf * idf) ** idfPower,
+      maxFrequency,
+    );
   }
-  return stems;
 }
 
 export function extractTextFeatures(
@@ -117,10 +102,9 @@ export function extractTextFeatures(
       bag.add("en", word, 1, settings.stemWeight * weight);
       continue;
     }
-    for (const feature of wordStems(word, language, wordIdf, translationWeight, idfPower, context).values()) {
-      bag.add(feature.language, feature.stem, feature.frequency, feature.weight, maxFrequency);
-    }
-    addNgrams(bag, word, settings.ngramSizes, settings.ngramWeight * weight);
+    addWordStems(bag, analysis, word, language, wordIdf, translationWeight, maxFrequency, context);
+    // Off in the default settings (weight 0): then the n-grams are not even cut.
+    if (settings.ngramWeight > 0) addNgrams(bag, word, settings.ngramSizes, settings.ngramWeight * weight);
     if (settings.compoundPartWeight > 0) {
       const parts = analysis.compoundParts;
       for (const part of parts) bag.add("de", part, 1 / parts.length, settings.compoundPartWeight * weight);

@@ -3,8 +3,12 @@
  * similar names such as n-grams spread over all bits). Deterministic across platforms and processes: the
  * stored vectors depend on it, so changing it changes the embedding space.
  */
-export function hashFeature(name: string): number {
+export function hashFeature(name: string, prefix = ""): number {
+  // hashFeature(name, prefix) === hashFeature(prefix + name), without building that string.
   let hash = 0x811c9dc5;
+  for (let index = 0; index < prefix.length; index++) {
+    hash = Math.imul(hash ^ prefix.charCodeAt(index), 0x01000193);
+  }
   for (let index = 0; index < name.length; index++) {
     hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
   }

@@ -49,17 +49,18 @@ function addBlock(
   copies: number,
 ): void {
   const scale = 1 / Math.sqrt(copies);
-  for (const [name, { frequency, weight }] of features) {
+  // forEach, not for…of: no [name, value] entry array per feature (the embedder's hottest loop).
+  features.forEach(({ frequency, weight }, name) => {
     const value = weight * dampFrequency(frequency) * scale;
     // Block-free names: the German and English stem "april" are the same feature when blocks are shared.
-    const hash = hashFeature(`s:${name}`);
+    const hash = hashFeature(name, "s:");
     for (let copy = 0; copy < copies; copy++) {
       const copyHash = copy === 0 ? hash : rehash(hash, copy);
       const sign = (copyHash & 1) === 0 ? 1 : -1;
       const index = range.start + ((copyHash >>> 1) % range.size);
       vector[index] = (vector[index] ?? 0) + sign * value;
     }
-  }
+  });
 }
 
 export function projectFeatures(

@@ -35,8 +35,6 @@ export interface WordTranslator {
 
 /** Translations kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
 const MEMO_CAPACITY = 40_000;
-/** Length of the memo key's `de:` / `en:` prefix. */
-const LANGUAGE_PREFIX = 3;
 
 type Settings = Pick<
   BuiltinEmbedderSettings,
@@ -44,7 +42,8 @@ type Settings = Pick<
 >;
 
 export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: Settings): WordTranslator {
-  const memo = createBoundedMemo<WordTranslation>(MEMO_CAPACITY);
+  // One key space per source language (0: de, 1: en).
+  const memo = createBoundedMemo<WordTranslation>(MEMO_CAPACITY, 2);
 
   const ranking = {
     priorExponent: settings.translationPriorExponent,
@@ -123,7 +122,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
 
   function translate(word: string, from: LexiconLanguage): WordTranslation {
     // The word as the memo keeps it (its own copy, lib/own-string.ts): identity stems are cut from it.
-    return memo.get(`${from}:${word}`, (key) => translateUncached(key.slice(LANGUAGE_PREFIX), from));
+    return memo.get(word, (own) => translateUncached(own, from), from === "de" ? 0 : 1);
   }
 
   return { translate };

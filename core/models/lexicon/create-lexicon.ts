@@ -21,9 +21,13 @@ const FREQUENCY_MEMO_CAPACITY = 40_000;
 
 export function createLexicon(tables: LexiconLookups, fingerprint: string): Lexicon {
   // Translation ranking asks for the same common words' frequencies over and over.
-  const frequencies = createBoundedMemo<number>(FREQUENCY_MEMO_CAPACITY);
+  const frequencies = createBoundedMemo<number>(FREQUENCY_MEMO_CAPACITY, 2);
   const exampleFrequency = (word: string, language: "de" | "en"): number =>
-    frequencies.get(`${language}:${word}`, () => Number(tables.exampleFrequency[language].get(word) ?? 0));
+    frequencies.get(
+      word,
+      () => Number(tables.exampleFrequency[language].get(word) ?? 0),
+      language === "de" ? 0 : 1,
+    );
   return {
     headwordCount: { de2en: tables.translations.de2en.size, en2de: tables.translations.en2de.size },
     exampleCount: tables.exampleCount,
