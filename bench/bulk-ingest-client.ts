@@ -1,30 +1,67 @@
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import * as grpc from "@grpc/grpc-js";
+import {
+  type StoreMemoryRequest,
+  StoreMemoryRequestSchema,
+  type StoreMemoryResponse,
+  StoreMemoryResponseSchema,
+} from "../gen/memory/v1/ingest_service_pb.js";
 import { ingestClient } from "../test/ingest/ingest-test-kit.js";
 
 // The importing client of `npm run bench:bulk-ingest`, in a process of its own (as an importer is):
 // the service's event loop serves the calls instead of also making them. Reads
-// {grpcUrl, token, contents, concurrency} as JSON from stdin, stores content i as "Notiz i" through
-// IngestService.StoreMemory from `concurrency` callers, prints {chunks, ms} as one JSON line.
+// {grpcUrl, token, contents, concurrency, client} as JSON from stdin, stores content i as "Notiz i"
+// through IngestService.StoreMemory from `concurrency` callers, prints {chunks, ms} as one JSON line.
+// `client`: "connect" (@connectrpc/connect-node, the default) or "grpc-js" (@grpc/grpc-js, the official
+// gRPC library) — on a shared 2-core machine the client's own CPU is taken from the service.
 
 interface Job {
   readonly grpcUrl: string;
   readonly token: string;
   readonly contents: readonly string[];
   readonly concurrency: number;
+  readonly client?: "connect" | "grpc-js";
+}
+
+type Store = (request: { title: string; content: string }) => Promise<StoreMemoryResponse>;
+
+function connectStore(job: Job): Store {
+  const client = ingestClient({ grpcUrl: job.grpcUrl }, job.token);
+  return (request) => client.storeMemory(request);
+}
+
+function grpcJsStore(job: Job): Store {
+  const client = new grpc.Client(new URL(job.grpcUrl).host, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", `Bearer ${job.token}`);
+  return (request) =>
+    new Promise((resolve, reject) => {
+      client.makeUnaryRequest<StoreMemoryRequest, StoreMemoryResponse>(
+        "/memory.v1.IngestService/StoreMemory",
+        (message) => Buffer.from(toBinary(StoreMemoryRequestSchema, message)),
+        (bytes) => fromBinary(StoreMemoryResponseSchema, bytes),
+        create(StoreMemoryRequestSchema, request),
+        metadata,
+        (error, response) =>
+          error || !response ? reject(error ?? new Error("no response")) : resolve(response),
+      );
+    });
 }
 
 let input = "";
 for await (const part of process.stdin) input += String(part);
 const job = JSON.parse(input) as Job;
-const client = ingestClient({ grpcUrl: job.grpcUrl }, job.token);
+const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
 let chunks = 0;
 let next = 0;
 const started = performance.now();
 await Promise.all(
   Array.from({ length: job.concurrency }, async () => {
     for (let i = next++; i < job.contents.length; i = next++) {
-      const { memory } = await client.storeMemory({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });
+      const { memory } = await store({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });
       chunks += memory?.chunksWritten ?? 0;
     }
   }),
 );
 process.stdout.write(`${JSON.stringify({ chunks, ms: performance.now() - started })}\n`);
+process.exit(0);

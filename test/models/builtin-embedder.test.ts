@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import test from "ava";
 import fc from "fast-check";
-import { approximateTokenCount } from "../../core/models/builtin/approximate-token-count.js";
+import { approximateTokenCount, PIECE } from "../../core/models/builtin/approximate-token-count.js";
 import {
   BUILTIN_EMBEDDER_ID,
   createBuiltinEmbedder,
@@ -211,4 +211,82 @@ test("token counts are deterministic, monotone as text grows, and count long wor
   t.is(approximateTokenCount("Haus."), 2);
   t.true(approximateTokenCount("Datenschutzbeauftragter") >= 5);
   t.true(approximateTokenCount("1234567890") >= 3);
+});
+
+/** The definition the scan implements: one regular-expression match per piece. */
+function tokenCountByRegex(text: string): number {
+  let count = 0;
+  for (const match of text.matchAll(PIECE)) {
+    const piece = match[0];
+    const first = piece.codePointAt(0) ?? 0;
+    if (first >= 0x30 && first <= 0x39) count += Math.ceil(piece.length / 3);
+    else if (/\p{L}/u.test(piece)) count += Math.ceil(piece.length / 4);
+    else count += 1;
+  }
+  return count;
+}
+
+test("the token count's character scan equals the piece pattern on any text", (t) => {
+  // ASCII, umlauts, combining marks, non-ASCII digits and letters, astral letters and emoji, Unicode
+  // spaces, control characters and lone surrogates — alone and glued to each other.
+  const parts = [
+    "a",
+    "Z",
+    "7",
+    "0",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\v",
+    "\f",
+    "\u001c",
+    "\u{1d167}",
+    "\u{e0100}",
+    ".",
+    "-",
+    "'",
+    "\u0000",
+    "\u007f",
+    "ä",
+    "ß",
+    "é",
+    "\u0301",
+    "\u0308",
+    "²",
+    "½",
+    "٣",
+    "Ⅻ",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "\ufeff",
+    "ж",
+    "中",
+    "𝐀",
+    "😀",
+    "\ud800",
+    "\udc00",
+    "ǅ",
+    "ʰ",
+    "\u200d",
+    "—",
+    "€",
+    "Straße",
+    "2026",
+    "x²",
+    "e\u0301",
+    "Datenschutzbeauftragter",
+  ];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 40 }), (pieces) => {
+      const text = pieces.join("");
+      return approximateTokenCount(text) === tokenCountByRegex(text);
+    }),
+    { numRuns: 5_000 },
+  );
+  t.is(
+    approximateTokenCount("Köln hat 1.085.000 Einwohner²!"),
+    tokenCountByRegex("Köln hat 1.085.000 Einwohner²!"),
+  );
 });
