@@ -6,7 +6,7 @@
  */
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
-import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
+import { type Lexicon, type LexiconLanguage, languageIndex } from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
 import type { WordIdf } from "./word-idf.js";
 
@@ -23,7 +23,6 @@ export type WordAnalyzer = (word: string, language: LexiconLanguage) => WordAnal
 const MEMO_CAPACITY = 40_000;
 
 export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer {
-  // One key space per language (0: de, 1: en).
   const memo = createBoundedMemo<WordAnalysis>(MEMO_CAPACITY, 2);
   const isGermanWord = (part: string) => lexicon.has(part, "de2en");
   return (word, language) =>
@@ -38,6 +37,6 @@ export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer
           compoundParts: parts.map((part) => stemWord(part, "de")),
         };
       },
-      language === "de" ? 0 : 1,
+      languageIndex(language),
     );
 }

@@ -8,7 +8,13 @@
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import { findTranslations } from "../lexicon/find-translations.js";
-import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
+import {
+  type Lexicon,
+  type LexiconLanguage,
+  languageIndex,
+  type Translation,
+  type TranslationDirection,
+} from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
@@ -42,7 +48,6 @@ type Settings = Pick<
 >;
 
 export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: Settings): WordTranslator {
-  // One key space per source language (0: de, 1: en).
   const memo = createBoundedMemo<WordTranslation>(MEMO_CAPACITY, 2);
 
   const ranking = {
@@ -122,7 +127,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
 
   function translate(word: string, from: LexiconLanguage): WordTranslation {
     // The word as the memo keeps it (its own copy, lib/own-string.ts): identity stems are cut from it.
-    return memo.get(word, (own) => translateUncached(own, from), from === "de" ? 0 : 1);
+    return memo.get(word, (own) => translateUncached(own, from), languageIndex(from));
   }
 
   return { translate };

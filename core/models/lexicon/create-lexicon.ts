@@ -1,7 +1,7 @@
 /** Wraps the lexicon's tables in the `Lexicon` interface; also the empty lexicon used when none is installed. */
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { type LexiconLookups, RECORD_SEPARATOR, UNIT_SEPARATOR } from "./build-lexicon-tables.js";
-import type { Lexicon, Translation } from "./lexicon.js";
+import { type Lexicon, languageIndex, type Translation } from "./lexicon.js";
 
 function decodeTranslations(value: string | undefined): Translation[] {
   if (value === undefined || value.length === 0) return [];
@@ -26,7 +26,7 @@ export function createLexicon(tables: LexiconLookups, fingerprint: string): Lexi
     frequencies.get(
       word,
       () => Number(tables.exampleFrequency[language].get(word) ?? 0),
-      language === "de" ? 0 : 1,
+      languageIndex(language),
     );
   return {
     headwordCount: { de2en: tables.translations.de2en.size, en2de: tables.translations.en2de.size },

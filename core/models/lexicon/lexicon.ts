@@ -1,6 +1,9 @@
 /** A language the lexicon knows: German or English. */
 export type LexiconLanguage = "de" | "en";
 
+/** A language as a number (de 0, en 1): the key space of the per-word memos (lib/bounded-memo.ts). */
+export const languageIndex = (language: LexiconLanguage): 0 | 1 => (language === "de" ? 0 : 1);
+
 /** Which way a word is translated. */
 export type TranslationDirection = "de2en" | "en2de";
 
