@@ -1,6 +1,7 @@
 import { hkdfSync } from "node:crypto";
+import { createRequire } from "node:module";
 import { Code } from "@connectrpc/connect";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { BillingPeriodName, PaidPlan, StripeConfig } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
@@ -37,9 +38,14 @@ export function isPaidPlan(value: unknown): value is PaidPlan {
   return typeof value === "string" && (PAID_PLANS as readonly string[]).includes(value);
 }
 
-/** The SDK client, pointed at STRIPE_API_BASE when set (tests, stripe-mock). */
+/**
+ * The SDK client, pointed at STRIPE_API_BASE when set (tests, stripe-mock). The SDK is loaded here,
+ * when payments are configured, not when this module is: its 218 modules (1 MB of source) held ≈ 4 MB
+ * of every process's heap whether or not it ever took a payment (docs/observability.md "Idle memory").
+ */
 export function createPayments(config: StripeConfig): Payments {
-  const stripe = new Stripe(config.secretKey, {
+  const StripeClient = createRequire(import.meta.url)("stripe") as typeof Stripe;
+  const stripe = new StripeClient(config.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,

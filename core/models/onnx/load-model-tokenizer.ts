@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
+import type { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
 import type { Tokenizer } from "../embedding-provider.js";
 import { ProviderError } from "../provider-error.js";
 import { isRecord, readJsonFile } from "../read-json-file.js";
@@ -37,9 +37,11 @@ export async function loadModelTokenizer(modelDir: string, provider: string): Pr
     throw new ProviderError(`${modelDir} has no tokenizer.json`, { reason: "model_invalid", provider });
   }
   const config = await readJsonFile(join(modelDir, "tokenizer_config.json"), provider);
+  // Loaded with the first ONNX model: the built-in models never need it.
+  const { Tokenizer } = await import("@huggingface/tokenizers");
   let hf: HfTokenizer;
   try {
-    hf = new HfTokenizer(json, isRecord(config) ? config : {});
+    hf = new Tokenizer(json, isRecord(config) ? config : {});
   } catch (error) {
     throw new ProviderError(`tokenizer.json in ${modelDir} is not supported: ${String(error)}`, {
       reason: "model_invalid",
