@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import type { Logger } from "../../config/logger.js";
 import { fromFlexible, type Limiter, type LimitSpec } from "./limiter.js";
@@ -24,17 +25,24 @@ export interface RateLimitersOptions {
   readonly logger: Logger;
 }
 
+/**
+ * The Redis client of the rate limits. ioredis (45 modules) is loaded here, with REDIS_URL set: a
+ * single instance limits in memory and never holds it (docs/observability.md "Idle memory").
+ */
+function connectRedis(url: string): Redis {
+  const { Redis: Client } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  return new Client(url, {
+    // Fail fast into the in-memory insurance limiter instead of queueing while Redis is away.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    lazyConnect: false,
+  });
+}
+
 export function createRateLimiters(options: RateLimitersOptions): RateLimiters {
   const { logger } = options;
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, {
-        // Fail fast into the in-memory insurance limiter instead of queueing while Redis is away.
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        connectTimeout: 2000,
-        lazyConnect: false,
-      })
-    : undefined;
+  const redis = options.redisUrl ? connectRedis(options.redisUrl) : undefined;
   let redisDownLogged = false;
   redis?.on("error", (error: Error) => {
     // Logged once per outage: ioredis reconnects by itself and emits an error per attempt.

@@ -3,10 +3,11 @@ import { fileURLToPath } from "node:url";
 import test from "ava";
 
 // The SDKs of optional features (Stripe for payments, nodemailer for SMTP, Hugging Face's tokenizers
-// for ONNX models, undici for calls to tenants' URLs) load when the feature is used, not with the
-// modules that use them: every process held them in its heap before (≈ 8 MB of the idle service's,
-// docs/observability.md "Idle memory"). A child process imports the service's whole start-up graph and reports every file
-// it loaded, through the ESM loader (a hook) and CommonJS (require.cache).
+// for ONNX models, undici for calls to tenants' URLs, ioredis for shared rate limits) load when the
+// feature is used, not with the modules that use them: every process held them in its heap before
+// (≈ 8 MB of the idle service's, docs/observability.md "Idle memory"). A child process imports the
+// service's whole start-up graph and reports every file it loaded, through the ESM loader (a hook)
+// and CommonJS (require.cache).
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -15,6 +16,7 @@ const OPTIONAL = [
   "node_modules/nodemailer/",
   "node_modules/@huggingface/tokenizers/",
   "node_modules/undici/",
+  "node_modules/ioredis/",
 ];
 
 /** Runs `body` (ESM, top-level await) after importing the start-up graph; the files loaded meanwhile. */
@@ -64,6 +66,8 @@ test("configured, each SDK loads — through CommonJS and through the ESM loader
     createPayments({ secretKey: "sk_test_optional", webhookSecret: "whsec_optional", prices: {} });
     createMagicLinkMailer({ smtpUrl: "smtp://127.0.0.1:2525", from: "a@example.test", logger: createLogger("silent") }).close();
     await import("@huggingface/tokenizers");
+    const { createRateLimiters } = await import("./lib/rate-limit/rate-limiters.ts");
+    await createRateLimiters({ redisUrl: "redis://127.0.0.1:6379", keyPrefix: "optional-sdks", logger: createLogger("silent") }).close();
     const { guardedFetch } = await import("./lib/net/outbound-guard.ts");
     await guardedFetch("http://optional-sdks.invalid/", { method: "POST", headers: {}, body: "", signal: AbortSignal.timeout(5000) }).catch(() => undefined);
   `);
