@@ -123,12 +123,9 @@ interface PendingUpsert {
  * default: a long run of appends (an import of 100k memories: 400 versions, each manifest listing
  * every fragment so far) grew the process without ever shrinking — measured on 400 appends of 256
  * rows: cache 53 MB and RSS +46 MB with a 64 MiB bound, cache 16 MB and RSS +28 MB (flat after 300
- * appends) with 16 MiB. The cache's own count is below what its entries hold: the 100k import's peak
- * RSS was 295–301 MB with 16 MiB and 284 MB with 4 MiB, the 200k import's 309 / 316 against
- * 285 / 291 MB, no slower (2026-12-02, docs/export.md). 4 MiB holds the current manifest and data
- * file metadata of dozens of compacted tables; a miss re-reads them from local, page-cached files.
+ * appends) with 16 MiB. 16 MiB still holds the current manifests of hundreds of tables.
  */
-export const METADATA_CACHE_BYTES = 4 * 2 ** 20;
+export const METADATA_CACHE_BYTES = 16 * 2 ** 20;
 /** LanceDB's default index cache (ANN indexes of the tables searched), kept as it was. */
 const INDEX_CACHE_BYTES = 6 * 2 ** 30;
 
