@@ -1,10 +1,10 @@
 import { hkdfSync } from "node:crypto";
-import { createRequire } from "node:module";
 import { Code } from "@connectrpc/connect";
 import type Stripe from "stripe";
 import type { BillingPeriodName, PaidPlan, StripeConfig } from "../../config/config.js";
 import type { Logger } from "../../config/logger.js";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { requireOnUse } from "../../lib/require-on-use.js";
 import type { PlanName } from "../auth/principal.js";
 import { coreError } from "../errors.js";
 import type { Database } from "../store/database.js";
@@ -44,7 +44,7 @@ export function isPaidPlan(value: unknown): value is PaidPlan {
  * of every process's heap whether or not it ever took a payment (docs/observability.md "Idle memory").
  */
 export function createPayments(config: StripeConfig): Payments {
-  const StripeClient = createRequire(import.meta.url)("stripe") as typeof Stripe;
+  const StripeClient = requireOnUse("stripe") as typeof Stripe;
   const stripe = new StripeClient(config.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,

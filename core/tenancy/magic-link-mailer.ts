@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
 import { Code } from "@connectrpc/connect";
 import type nodemailer from "nodemailer";
 import type { Logger } from "../../config/logger.js";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { requireOnUse } from "../../lib/require-on-use.js";
 import { coreError } from "../errors.js";
 
 /** Delivers a sign-in link to an address. */
@@ -52,7 +52,7 @@ export function createMagicLinkMailer(options: MagicLinkMailerOptions): MagicLin
   }
   // Loaded only with SMTP_URL set: the instance that logs its links never holds nodemailer's 39
   // modules (≈ 3 MB of heap, docs/observability.md "Idle memory").
-  const mailer = createRequire(import.meta.url)("nodemailer") as typeof nodemailer;
+  const mailer = requireOnUse("nodemailer") as typeof nodemailer;
   const transport = mailer.createTransport(
     {
       url: options.smtpUrl,

@@ -1,7 +1,7 @@
 import { type LookupAddress, lookup } from "node:dns";
 import { lookup as lookupAsync } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import type { Agent } from "undici";
+import type { Agent, fetch as UndiciFetch } from "undici";
 
 /**
  * The SSRF guard for every outbound call to a URL a tenant gave us (BYOK provider base URLs today,
@@ -149,14 +149,17 @@ export function createGuardedFetch(
 ): (url: string, init: GuardedRequest) => Promise<GuardedResponse> {
   // One keep-alive pool per guard, created on first use — and undici (95 modules, ≈ 3.5 MB of heap)
   // loaded then too: an instance that never calls out never holds it.
-  let agent: Agent | undefined;
+  let pool: Promise<{ agent: Agent; fetch: typeof UndiciFetch }> | undefined;
   return async (url, init) => {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     if (isIP(host) !== 0 && isBlocked(host)) {
       throw new TypeError("fetch failed", { cause: blockedError(host) });
     }
-    const undici = await import("undici");
-    agent ??= new undici.Agent({ connect: { lookup: guardedLookup(isBlocked) as never } });
-    return undici.fetch(url, { ...init, redirect: "manual", dispatcher: agent });
+    pool ??= import("undici").then((undici) => ({
+      agent: new undici.Agent({ connect: { lookup: guardedLookup(isBlocked) as never } }),
+      fetch: undici.fetch,
+    }));
+    const { agent, fetch } = await pool;
+    return fetch(url, { ...init, redirect: "manual", dispatcher: agent });
   };
 }

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import type { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import type { Logger } from "../../config/logger.js";
+import { requireOnUse } from "../require-on-use.js";
 import { fromFlexible, type Limiter, type LimitSpec } from "./limiter.js";
 import { createSlidingWindowLimiter } from "./sliding-window-limiter.js";
 
@@ -30,7 +30,7 @@ export interface RateLimitersOptions {
  * single instance limits in memory and never holds it (docs/observability.md "Idle memory").
  */
 function connectRedis(url: string): Redis {
-  const { Redis: Client } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  const { Redis: Client } = requireOnUse("ioredis") as typeof import("ioredis");
   return new Client(url, {
     // Fail fast into the in-memory insurance limiter instead of queueing while Redis is away.
     enableOfflineQueue: false,
