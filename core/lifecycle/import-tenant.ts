@@ -59,55 +59,68 @@ export async function importTenant(
   input: { readonly chunks: AsyncIterable<Uint8Array>; readonly ip: string | undefined },
 ): Promise<ImportResult> {
   const { tenantId } = caller;
+  // Set once the workspace was found empty under the lock: from then on its vector tables hold only
+  // this import's rows. Before that (a workspace with memories, a second import that waited for the
+  // first), they hold the workspace's own vectors, which a refusal must not touch.
+  let claimed = false;
   try {
-    return await guarded(() =>
-      deps.db.withTenant(tenantId, async (tx) => {
-        // Quota-checked writers of this tenant (plans with a memory limit) wait until the import is
-        // done; a second import waits and then finds the workspace not empty.
-        await lockTenantQuota(tx, tenantId);
-        await requireEmpty(tx, tenantId);
-        const space = deps.embedder.id;
-        const vectorsBefore = await deps.vectors.count(tenantId, space);
-        const result = await writeBundle(deps, tx, tenantId, input.chunks);
-        // The batches' vectors are not read back one by one (a filtered scan of the growing table
-        // per batch: quadratic time, and LanceDB's per-scan state grew the process); one count
-        // checks them all before the rows commit.
-        const vectorsAfter = await deps.vectors.count(tenantId, space);
-        if (vectorsAfter - vectorsBefore !== result.chunks) {
-          throw new VectorWriteUnverifiedError(
-            space,
-            result.chunks - (vectorsAfter - vectorsBefore),
-            result.chunks,
+    // The appends go through a connection of their own (vector-store.ts forBulkWrite): a long run of
+    // them kept the search connection's metadata cache full of this import's manifests.
+    const vectors = await deps.vectors.forBulkWrite();
+    try {
+      return await guarded(() =>
+        deps.db.withTenant(tenantId, async (tx) => {
+          // Quota-checked writers of this tenant (plans with a memory limit) wait until the import is
+          // done; a second import waits and then finds the workspace not empty.
+          await lockTenantQuota(tx, tenantId);
+          await requireEmpty(tx, tenantId);
+          claimed = true;
+          const space = deps.embedder.id;
+          const vectorsBefore = await vectors.count(tenantId, space);
+          const result = await writeBundle({ ...deps, vectors }, tx, tenantId, input.chunks);
+          // The batches' vectors are not read back one by one (a filtered scan of the growing table
+          // per batch: quadratic time, and LanceDB's per-scan state grew the process); one count
+          // checks them all before the rows commit.
+          const vectorsAfter = await vectors.count(tenantId, space);
+          if (vectorsAfter - vectorsBefore !== result.chunks) {
+            throw new VectorWriteUnverifiedError(
+              space,
+              result.chunks - (vectorsAfter - vectorsBefore),
+              result.chunks,
+            );
+          }
+          await checkQuota(tx, caller, deps.upgradeUrl);
+          // Every batch appended a fragment: the worker compacts the table (and builds its ANN index
+          // above the threshold) right after the commit instead of at the next sweep.
+          await enqueueJob(
+            tx,
+            MAINTAIN_VECTORS_TASK,
+            { tenantId, space: deps.embedder.id },
+            { jobKey: `${MAINTAIN_VECTORS_TASK}:${tenantId}:${deps.embedder.id}` },
           );
-        }
-        await checkQuota(tx, caller, deps.upgradeUrl);
-        // Every batch appended a fragment: the worker compacts the table (and builds its ANN index
-        // above the threshold) right after the commit instead of at the next sweep.
-        await enqueueJob(
-          tx,
-          MAINTAIN_VECTORS_TASK,
-          { tenantId, space: deps.embedder.id },
-          { jobKey: `${MAINTAIN_VECTORS_TASK}:${tenantId}:${deps.embedder.id}` },
-        );
-        await recordLifecycleAudit(tx, {
-          tenantId,
-          actorUserId: caller.userId,
-          actorTokenId: caller.tokenId,
-          action: "tenant.imported",
-          target: tenantId,
-          ip: input.ip,
-          details: {
-            format: result.format,
-            sourceTenantId: result.sourceTenantId,
-            memories: result.memories,
-            edges: result.edges,
-            chunks: result.chunks,
-          },
-        });
-        return result;
-      }),
-    );
+          await recordLifecycleAudit(tx, {
+            tenantId,
+            actorUserId: caller.userId,
+            actorTokenId: caller.tokenId,
+            action: "tenant.imported",
+            target: tenantId,
+            ip: input.ip,
+            details: {
+              format: result.format,
+              sourceTenantId: result.sourceTenantId,
+              memories: result.memories,
+              edges: result.edges,
+              chunks: result.chunks,
+            },
+          });
+          return result;
+        }),
+      );
+    } finally {
+      vectors.close();
+    }
   } catch (error) {
+    if (!claimed) throw error;
     // Nothing of the import may stay: the rows rolled back; the vectors go with their tables.
     for (const space of await deps.vectors.spaces(tenantId).catch(() => [])) {
       await deps.vectors.dropSpace(tenantId, space).catch((dropError: unknown) => {

@@ -87,6 +87,12 @@ export interface VectorStore {
   listTables(): Promise<{ tenantId: string; space: string; name: string }[]>;
   /** Removes one (tenant, space) table (re-embed drops the old space). */
   dropSpace(tenantId: string, space: string): Promise<void>;
+  /**
+   * A second connection to the same store for one long run of appends (the import), with caches of
+   * its own sized for writing: the manifests of hundreds of appends never fill the cache that serves
+   * searches, and close() frees them all. Same locks, same batching; the caller closes it.
+   */
+  forBulkWrite(): Promise<VectorStore>;
   close(): void;
 }
 
@@ -99,6 +105,8 @@ export interface VectorStoreOptions {
   readonly onConflict?: (table: string, attempt: number) => void;
   /** Bound of LanceDB's metadata cache (manifests, file metadata); default METADATA_CACHE_BYTES. */
   readonly metadataCacheBytes?: number;
+  /** Bound of LanceDB's index cache (ANN index partitions of the tables searched); default INDEX_CACHE_BYTES. */
+  readonly indexCacheBytes?: number;
   /** How concurrent upserts into one table coalesce into one commit (defaults: WRITE_BATCHING). */
   readonly batching?: GroupCommitOptions;
 }
@@ -128,6 +136,12 @@ interface PendingUpsert {
 export const METADATA_CACHE_BYTES = 16 * 2 ** 20;
 /** LanceDB's default index cache (ANN indexes of the tables searched), kept as it was. */
 const INDEX_CACHE_BYTES = 6 * 2 ** 30;
+/**
+ * forBulkWrite()'s caches. An append reads the table's latest manifest and writes the next; it never
+ * searches. 4 MiB for the search cache cost recall under load (docs/export.md "LanceDB's metadata
+ * cache at 4 MiB"), but for a connection that only appends it is plenty.
+ */
+export const BULK_WRITE_CACHES = { metadataCacheBytes: 4 * 2 ** 20, indexCacheBytes: 2 ** 20 } as const;
 
 export async function openVectorStore(uri: string, options: VectorStoreOptions = {}): Promise<VectorStore> {
   if (!uri.includes("://")) await mkdir(uri, { recursive: true });
@@ -137,7 +151,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
   // Core and worker may be separate processes writing the same tables: check for a newer table
   // version on every read instead of serving a stale cached one.
   const session = new lancedb.Session(
-    BigInt(INDEX_CACHE_BYTES),
+    BigInt(options.indexCacheBytes ?? INDEX_CACHE_BYTES),
     BigInt(options.metadataCacheBytes ?? METADATA_CACHE_BYTES),
   );
   const connection = await lancedb.connect(uri, { readConsistencyInterval: 0, session });
@@ -354,6 +368,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
         if (!/not found|does not exist/i.test(String(error))) throw error;
       }
     },
+    forBulkWrite: () => openVectorStore(uri, { ...options, ...BULK_WRITE_CACHES }),
     close: () => connection.close(),
   };
 }

@@ -81,6 +81,34 @@ test("search returns the nearest current chunks by cosine distance, best first",
   t.deepEqual(await store.search(randomUUID(), "space-1", axis(1), 2), []);
 });
 
+test("a bulk writer appends through a connection of its own: the store sees the rows at once and outlives its close", async (t) => {
+  const tenant = randomUUID();
+  const t0 = new Date("2026-01-01T00:00:00Z");
+  // The store has searched the table before (a cached handle) and has not (a table the writer creates).
+  await store.upsert(tenant, "space-1", [row(randomUUID(), axis(20), t0)]);
+  t.is((await store.search(tenant, "space-1", axis(20), 1)).length, 1);
+  const bulk = await store.forBulkWrite();
+  const [a, b] = [randomUUID(), randomUUID()];
+  for (let i = 0; i < 5; i++) {
+    await bulk.upsert(tenant, "space-1", [row(i === 0 ? a : randomUUID(), axis(30 + i), t0)], {
+      readBack: false,
+    });
+  }
+  await bulk.upsert(tenant, "space-2", [row(b, axis(40), t0)], { readBack: false });
+  t.is(await bulk.count(tenant, "space-1"), 6);
+  bulk.close();
+  t.is(await store.count(tenant, "space-1"), 6);
+  t.deepEqual(
+    (await store.search(tenant, "space-1", axis(30), 1)).map((h) => h.memoryId),
+    [a],
+  );
+  t.deepEqual(
+    (await store.search(tenant, "space-2", axis(40), 1)).map((h) => h.memoryId),
+    [b],
+  );
+  t.deepEqual((await store.spaces(tenant)).sort(), ["space-1", "space-2"]);
+});
+
 test("tenants never see each other's vectors", async (t) => {
   const [t1, t2] = [randomUUID(), randomUUID()];
   const m1 = randomUUID();

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -11,10 +14,11 @@ import type { VectorStore } from "../../core/vectors/vector-store.js";
 import { VectorWriteUnverifiedError } from "../../core/vectors/write-verified.js";
 import { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.js";
 import { graphClient, recallClient, storeMemory, testModels } from "../graph/graph-test-kit.js";
+import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
 import type { TenantBundle } from "../tenancy/export-helper.js";
 import { cookieHeader, freshIp, signIn, signInWithWorkspace } from "../tenancy/sign-in-helper.js";
-import { fillerBundle, tenantRows } from "./lifecycle-kit.js";
+import { fillerBundle, runCli, tenantRows } from "./lifecycle-kit.js";
 
 // POST /api/tenant/import: export a workspace of one service instance, import the bundle into an
 // empty workspace of a second instance (its own database and LanceDB), export again — the bundles are
@@ -191,10 +195,18 @@ test.serial("export → import on a second instance → export: equal bundles an
     }
   }
 
-  // The target is no longer empty: a second import is refused and changes nothing.
+  // The target is no longer empty: a second import is refused and changes nothing — its vectors
+  // included (a refused import once dropped the workspace's vector tables as if they were its own).
+  const vectorsOf = async () => {
+    const spaces = await target.storage.vectors.spaces(b.tenantId);
+    return Promise.all(spaces.map(async (s) => [s, await target.storage.vectors.count(b.tenantId, s)]));
+  };
+  const vectorsBefore = await vectorsOf();
+  t.true(vectorsBefore.length > 0);
   const again = await importBundle(target, cookieHeader(b.session), text);
   t.is(again.status, 409);
   t.regex(((await again.json()) as { error: string }).error, /not empty/);
+  t.deepEqual(await vectorsOf(), vectorsBefore, "the workspace keeps its vectors");
 });
 
 test.serial(
@@ -285,9 +297,16 @@ test.serial(
     let calls = 0;
     const lossy: VectorStore = {
       ...real,
-      upsert(tenantId, space, rows, options) {
-        calls++;
-        return real.upsert(tenantId, space, calls === 2 ? rows.slice(1) : rows, options);
+      // The import appends through a bulk-write connection: that one loses the row.
+      async forBulkWrite() {
+        const bulk = await real.forBulkWrite();
+        return {
+          ...bulk,
+          upsert(tenantId, space, rows, options) {
+            calls++;
+            return bulk.upsert(tenantId, space, calls === 2 ? rows.slice(1) : rows, options);
+          },
+        };
       },
     };
     const bundle = fillerBundle(300);
@@ -318,3 +337,30 @@ test.serial(
     t.deepEqual(await real.spaces(owner.tenantId), [], "the import's vector table was dropped");
   },
 );
+
+test.serial("the operator imports a bundle file with `tenant import --slug x --file f`", async (t) => {
+  const owner = await signInWithWorkspace(target, "api");
+  const dir = await mkdtemp(join(tmpdir(), "memory-import-cli-"));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "bundle.json");
+  await writeFile(file, fillerBundle(300));
+  const env = { LEXICON_CACHE_DIR: TEST_LEXICON_CACHE_DIR };
+  const done = await runCli(target, ["tenant", "import", "--slug", owner.slug, "--file", file], env);
+  t.is(done.code, 0, done.stderr);
+  t.regex(
+    done.stdout,
+    /^imported into ".+": 300 memory versions, 0 edges, 300 chunks \(memory-service-export\/v1\)\n$/,
+  );
+  const rows = await tenantRows(target.storage.db.sql, owner.tenantId);
+  t.is(rows.memories?.length, 300);
+  t.is(rows.chunks?.length, 300);
+  // The CLI embeds with the instance's configured embedder (the built-in one), batch by batch.
+  const spaces = await target.storage.vectors.spaces(owner.tenantId);
+  t.is(spaces.length, 1);
+  t.is(await target.storage.vectors.count(owner.tenantId, spaces[0] ?? ""), 300);
+
+  const again = await runCli(target, ["tenant", "import", "--slug", owner.slug, "--file", file], env);
+  t.not(again.code, 0, "a workspace that is not empty is refused");
+  t.regex(again.stderr, /not empty/);
+  t.is(await target.storage.vectors.count(owner.tenantId, spaces[0] ?? ""), 300, "and keeps its vectors");
+});
