@@ -10,8 +10,10 @@ import { ingestClient } from "../test/ingest/ingest-test-kit.js";
 
 // The importing client of `npm run bench:bulk-ingest`, in a process of its own (as an importer is):
 // the service's event loop serves the calls instead of also making them. Reads
-// {grpcUrl, token, contents, concurrency, client} as JSON from stdin, stores content i as "Notiz i"
-// through IngestService.StoreMemory from `concurrency` callers, prints {chunks, ms} as one JSON line.
+// {grpcUrl, token, contents, concurrency, client, batch} as JSON from stdin, stores content i as
+// "Notiz i" through IngestService.StoreMemory from `concurrency` callers — or, with `batch` > 1,
+// through IngestService.StoreMemories in batches of that many entries (connect client) — and prints
+// {chunks, ms} as one JSON line.
 // `client`: "connect" (@connectrpc/connect-node, the default) or "grpc-js" (@grpc/grpc-js, the official
 // gRPC library) — on a shared 2-core machine the client's own CPU is taken from the service.
 
@@ -21,6 +23,7 @@ interface Job {
   readonly contents: readonly string[];
   readonly concurrency: number;
   readonly client?: "connect" | "grpc-js";
+  readonly batch?: number;
 }
 
 type Store = (request: { title: string; content: string }) => Promise<StoreMemoryResponse>;
@@ -55,7 +58,25 @@ const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
 let chunks = 0;
 let next = 0;
 const started = performance.now();
-await Promise.all(
+const batch = job.batch ?? 1;
+if (batch > 1) {
+  const client = ingestClient({ grpcUrl: job.grpcUrl }, job.token);
+  await Promise.all(
+    Array.from({ length: job.concurrency }, async () => {
+      for (let from = next; from < job.contents.length; from = next) {
+        next = Math.min(job.contents.length, from + batch);
+        const memories = job.contents
+          .slice(from, next)
+          .map((content, j) => ({ title: `Notiz ${from + j}`, content }));
+        const { results } = await client.storeMemories({ memories });
+        for (const { outcome } of results) {
+          if (outcome.case !== "memory") throw new Error(`entry refused: ${outcome.value?.message}`);
+          chunks += outcome.value.chunksWritten;
+        }
+      }
+    }),
+  );
+} else await Promise.all(
   Array.from({ length: job.concurrency }, async () => {
     for (let i = next++; i < job.contents.length; i = next++) {
       const { memory } = await store({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });

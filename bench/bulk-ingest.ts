@@ -39,6 +39,8 @@ export interface BulkIngestResult extends TableOnDisk {
   readonly client: "own process";
   readonly memories: number;
   readonly concurrency: number;
+  /** Entries per call: 1 = StoreMemory, more = StoreMemories batches of that size. */
+  readonly batch: number;
   readonly chunks: number;
   readonly ms: number;
   readonly chunksPerSecond: number;
@@ -73,6 +75,7 @@ async function runClient(job: {
   token: string;
   contents: readonly string[];
   concurrency: number;
+  batch: number;
 }): Promise<{ chunks: number; ms: number }> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/bulk-ingest-client.ts"], {
     stdio: ["pipe", "pipe", "inherit"],
@@ -89,7 +92,7 @@ async function runClient(job: {
 
 export async function measureBulkIngest(
   models: Models,
-  options: { memories: number; concurrency: number; evalDir: string },
+  options: { memories: number; concurrency: number; evalDir: string; batch?: number; settle?: boolean },
 ): Promise<BulkIngestResult> {
   const corpus = await loadSyntheticCorpus(options.evalDir);
   const texts = Array.from({ length: options.memories }, (_, i) => `${corpus.chunk(i)} (${i})`);
@@ -103,6 +106,7 @@ export async function measureBulkIngest(
       token: tenant.token,
       contents: texts,
       concurrency: options.concurrency,
+      batch: options.batch ?? 1,
     });
     const embedder = models.embedder;
     const chunkTexts = texts.flatMap((content, i) =>
@@ -131,7 +135,7 @@ export async function measureBulkIngest(
     // it (at most twice that) as a user whose load has ended would.
     const loadEnded = performance.now();
     let settled = right;
-    while (performance.now() - loadEnded < 2 * SETTLE_AFTER_MS + 30_000) {
+    while (options.settle !== false && performance.now() - loadEnded < 2 * SETTLE_AFTER_MS + 30_000) {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       settled = await onDisk();
       if (settled.versions <= 2) break;
@@ -141,6 +145,7 @@ export async function measureBulkIngest(
       client: "own process",
       memories: options.memories,
       concurrency: options.concurrency,
+      batch: options.batch ?? 1,
       chunks,
       ms: Math.round(ms),
       chunksPerSecond: Math.round((chunks / ms) * 1000),
@@ -159,6 +164,9 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
     options: {
       memories: { type: "string", default: "10000" },
       concurrency: { type: "string", default: "64" },
+      batch: { type: "string", default: "1" },
+      // Scratch runs: skip waiting for the worker's settling maintenance (settled = right after).
+      "no-settle": { type: "boolean", default: false },
       "eval-dir": { type: "string", default: "../shared/eval" },
       out: { type: "string", default: "bulk-ingest" },
     },
@@ -167,6 +175,8 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
   const result = await measureBulkIngest(models, {
     memories: Number(values.memories),
     concurrency: Number(values.concurrency),
+    batch: Number(values.batch),
+    settle: !values["no-settle"],
     evalDir: values["eval-dir"],
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);

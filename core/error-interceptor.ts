@@ -25,37 +25,42 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
- * Outermost interceptor: errors core modelled pass through; a failed model provider becomes
- * UNAVAILABLE with reason provider_error (REST 502, JSON-RPC -32000); a lost database UNAVAILABLE
- * with reason unavailable (HTTP 503, retryable); anything else is a bug, logged with its stack and
- * answered INTERNAL with reason internal (not retryable) and without internals.
+ * Any error thrown by core as the ConnectError a caller gets: errors core modelled pass through; a
+ * failed model provider becomes UNAVAILABLE with reason provider_error (REST 502, JSON-RPC -32000); a
+ * lost database UNAVAILABLE with reason unavailable (HTTP 503, retryable); anything else is a bug,
+ * logged with its stack and answered INTERNAL with reason internal (not retryable) and without
+ * internals. Shared by the interceptor and by batches, which answer an error per entry.
  */
+export function toCoreError(error: unknown, logger: Logger, method: string): ConnectError {
+  if (error instanceof ConnectError) return error;
+  if (error instanceof ProviderError) {
+    // A model provider (embedding/rerank service) failed: spec "-32000 provider error", REST 502.
+    logger.warn({ err: error, method, provider: error.provider, reason: error.reason }, "provider error");
+    return coreError(
+      Code.Unavailable,
+      ErrorReason.PROVIDER_ERROR,
+      `model provider failed: ${error.message}`,
+      {
+        metadata: { provider: error.provider, providerReason: error.reason },
+        cause: error,
+      },
+    );
+  }
+  if (isConnectionError(error)) {
+    logger.warn({ err: error, method }, "dependency unavailable");
+    return unavailable("the database is unavailable; retry shortly", error);
+  }
+  logger.error({ err: error, method }, "unhandled error in core");
+  return internalError(error);
+}
+
+/** Outermost interceptor: every error leaves core as toCoreError made it. */
 export function createErrorInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
     try {
       return await next(req);
     } catch (error) {
-      if (error instanceof ConnectError) throw error;
-      const method = `${req.service.typeName}/${req.method.name}`;
-      if (error instanceof ProviderError) {
-        // A model provider (embedding/rerank service) failed: spec "-32000 provider error", REST 502.
-        logger.warn({ err: error, method, provider: error.provider, reason: error.reason }, "provider error");
-        throw coreError(
-          Code.Unavailable,
-          ErrorReason.PROVIDER_ERROR,
-          `model provider failed: ${error.message}`,
-          {
-            metadata: { provider: error.provider, providerReason: error.reason },
-            cause: error,
-          },
-        );
-      }
-      if (isConnectionError(error)) {
-        logger.warn({ err: error, method }, "dependency unavailable");
-        throw unavailable("the database is unavailable; retry shortly", error);
-      }
-      logger.error({ err: error, method }, "unhandled error in core");
-      throw internalError(error);
+      throw toCoreError(error, logger, `${req.service.typeName}/${req.method.name}`);
     }
   };
 }

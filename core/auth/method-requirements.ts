@@ -27,6 +27,7 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.RecallService/GetStats": tenant("read"),
 
   "memory.v1.IngestService/StoreMemory": tenant("write"),
+  "memory.v1.IngestService/StoreMemories": tenant("write"),
   "memory.v1.IngestService/UploadDocument": tenant("write"),
   "memory.v1.IngestService/IngestDocument": tenant("write"),
 

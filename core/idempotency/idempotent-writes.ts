@@ -19,6 +19,7 @@ export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 /** Writes whose answer is replayed for a repeated key: every non-idempotent write of the spec. */
 const IDEMPOTENT_METHODS = new Set([
   "memory.v1.IngestService.StoreMemory",
+  "memory.v1.IngestService.StoreMemories",
   "memory.v1.IngestService.UploadDocument",
   "memory.v1.IngestService.IngestDocument",
   "memory.v1.GraphService.UpdateFact",

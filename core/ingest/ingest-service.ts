@@ -3,6 +3,7 @@ import type { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { tenantCaller } from "../auth/caller.js";
 import { type TenantModels, withTenantEmbedder } from "../keys/tenant-models.js";
 import { ingestDocument } from "./ingest-document.js";
+import { storeMemories } from "./store-memories.js";
 import { storeMemory } from "./store-memory.js";
 import { uploadDocument } from "./upload-document.js";
 import type { WriteNewMemoryDeps } from "./write-new-memory.js";
@@ -18,6 +19,10 @@ export function createIngestService(deps: IngestServiceDeps): ServiceImpl<typeof
     async storeMemory(request, ctx) {
       const caller = tenantCaller(ctx);
       return storeMemory(await withTenantEmbedder(deps, caller.tenantId), caller, request);
+    },
+    async storeMemories(request, ctx) {
+      const caller = tenantCaller(ctx);
+      return storeMemories(await withTenantEmbedder(deps, caller.tenantId), caller, request);
     },
     async uploadDocument(request, ctx) {
       const caller = tenantCaller(ctx);

@@ -4,6 +4,7 @@ import {
   type StoreMemoryResponse,
   StoreMemoryResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
+import type { StoredMemory } from "../../gen/memory/v1/memory_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { checkMemorySize, requireContent } from "../memories/memory-limits.js";
 import { memoryTypeName } from "../memories/memory-type.js";
@@ -21,6 +22,15 @@ export async function storeMemory(
   caller: TenantCaller,
   request: StoreMemoryRequest,
 ): Promise<StoreMemoryResponse> {
+  return create(StoreMemoryResponseSchema, { memory: await storeEntry(deps, caller, request) });
+}
+
+/** storeMemory's stored-memory result: also one entry of StoreMemories. */
+export async function storeEntry(
+  deps: WriteNewMemoryDeps,
+  caller: TenantCaller,
+  request: StoreMemoryRequest,
+): Promise<StoredMemory> {
   requireContent(request.content);
   checkMemorySize(request.content);
   const { title } = resolveTitle(request.title, request.content);
@@ -37,7 +47,5 @@ export async function storeMemory(
     dedupe: true,
     mode: "auto",
   });
-  return create(StoreMemoryResponseSchema, {
-    memory: storedMemoryResult({ ...outcome, title, embeddingProvider: deps.embedder.id }),
-  });
+  return storedMemoryResult({ ...outcome, title, embeddingProvider: deps.embedder.id });
 }

@@ -19,9 +19,9 @@ export type LimitDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-/** A limit bound to a store; `consume` counts one request for `key`. */
+/** A limit bound to a store; `consume` counts `points` requests (default one) for `key`. */
 export interface Limiter {
-  consume(key: string): Promise<LimitDecision>;
+  consume(key: string, points?: number): Promise<LimitDecision>;
 }
 
 /** Retry-After is whole seconds, at least 1 (spec "Limits": header `Retry-After` in seconds). */
@@ -32,9 +32,9 @@ export function retryAfterSeconds(msBeforeNext: number): number {
 /** Adapts a rate-limiter-flexible limiter: a rejection with RateLimiterRes means "over the limit". */
 export function fromFlexible(limiter: RateLimiterAbstract): Limiter {
   return {
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        await limiter.consume(key);
+        await limiter.consume(key, points);
         return { allowed: true };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) {

@@ -33,6 +33,14 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     createMemoryEntry: {
       body: { memory_type: "procedural", title: "Deploy", content: "npm run deploy", tags: ["ops"] },
     },
+    createMemoryEntries: {
+      body: {
+        memories: [
+          { memoryType: "semantic", title: "A", content: "first" },
+          { memory_type: "episodic", title: "B", content: "second" },
+        ],
+      },
+    },
     listRecent: { query: "?k=5" },
     listRelations: {},
     listVersions: {},

@@ -138,6 +138,44 @@ export const HAPPY_CORE: StubCore = {
         quota: { memoryLimit: 2500n, memoriesUsed: 1n, warnAt80: false, hint: "1 of 2,500 memories used" },
       },
     }),
+    // The first entry stored, every other one refused at the memory limit (both result shapes).
+    storeMemories: async (req) => ({
+      results: req.memories.map((entry, i) =>
+        i === 0
+          ? {
+              outcome: {
+                case: "memory" as const,
+                value: {
+                  memoryId: ID,
+                  title: entry.title ?? "",
+                  status: 2,
+                  chunksWritten: 1,
+                  embeddingProvider: "builtin",
+                  quota: { memoryLimit: 2n, memoriesUsed: 2n, warnAt80: true, hint: "2 of 2 memories used" },
+                },
+              },
+            }
+          : {
+              outcome: {
+                case: "error" as const,
+                value: {
+                  code: 9,
+                  message: "memory limit reached",
+                  info: { reason: "plan_upgrade_required", reasonCode: 10 },
+                  planGate: {
+                    feature: "memories",
+                    currentPlan: "privat",
+                    requiredPlans: ["pro"],
+                    limit: 2n,
+                    used: 2n,
+                    message: "memory limit reached",
+                    upgradeUrl: "https://example.test/upgrade",
+                  },
+                },
+              },
+            },
+      ),
+    }),
   },
   graph: {
     link: async () => ({ edgeId: ID, inverseEdgeId: ID }),

@@ -6,6 +6,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { ErrorInfo, PlanGate } from "./errors_pb.js";
+import { file_memory_v1_errors } from "./errors_pb.js";
 import type { IndexStatus, MemoryType, Quota, StoredMemory } from "./memory_pb.js";
 import { file_memory_v1_memory } from "./memory_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -14,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/ingest_service.proto.
  */
 export const file_memory_v1_ingest_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKlAQoVVXBsb2FkRG9jdW1lbnRSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgBiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIICgZfdGl0bGVCCQoHX3NvdXJjZSJBChZVcGxvYWREb2N1bWVudFJlc3BvbnNlEicKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkimAEKFUluZ2VzdERvY3VtZW50UmVxdWVzdBIZCgV0aXRsZRgBIAEoCUIKukgHcgUQARjoBxIPCgdjb250ZW50GAIgASgJEh0KBnNvdXJjZRgDIAEoCUIIukgFcgMYgBBIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCCQoHX3NvdXJjZSJ2ChZJbmdlc3REb2N1bWVudFJlc3BvbnNlEhMKC2RvY3VtZW50X2lkGAEgASgJEiYKBnN0YXR1cxgCIAEoDjIWLm1lbW9yeS52MS5JbmRleFN0YXR1cxIfCgVxdW90YRgDIAEoCzIQLm1lbW9yeS52MS5RdW90YTKLAgoNSW5nZXN0U2VydmljZRJMCgtTdG9yZU1lbW9yeRIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3QaHi5tZW1vcnkudjEuU3RvcmVNZW1vcnlSZXNwb25zZRJVCg5VcGxvYWREb2N1bWVudBIgLm1lbW9yeS52MS5VcGxvYWREb2N1bWVudFJlcXVlc3QaIS5tZW1vcnkudjEuVXBsb2FkRG9jdW1lbnRSZXNwb25zZRJVCg5Jbmdlc3REb2N1bWVudBIgLm1lbW9yeS52MS5Jbmdlc3REb2N1bWVudFJlcXVlc3QaIS5tZW1vcnkudjEuSW5nZXN0RG9jdW1lbnRSZXNwb25zZWIGcHJvdG8z", [file_buf_validate_validate, file_google_protobuf_struct, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSJTChRTdG9yZU1lbW9yaWVzUmVxdWVzdBI7CghtZW1vcmllcxgBIAMoCzIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3RCCrpIB5IBBAgBEGQiSAoVU3RvcmVNZW1vcmllc1Jlc3BvbnNlEi8KB3Jlc3VsdHMYASADKAsyHi5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3VsdCJ4ChNTdG9yZU1lbW9yaWVzUmVzdWx0EikKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnlIABIrCgVlcnJvchgCIAEoCzIaLm1lbW9yeS52MS5CYXRjaEVudHJ5RXJyb3JIAEIJCgdvdXRjb21lInwKD0JhdGNoRW50cnlFcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSIgoEaW5mbxgDIAEoCzIULm1lbW9yeS52MS5FcnJvckluZm8SJgoJcGxhbl9nYXRlGAQgASgLMhMubWVtb3J5LnYxLlBsYW5HYXRlIqUBChVVcGxvYWREb2N1bWVudFJlcXVlc3QSHAoFdGl0bGUYASABKAlCCLpIBXIDGOgHSACIAQESDwoHY29udGVudBgCIAEoCRIdCgZzb3VyY2UYAyABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIkEKFlVwbG9hZERvY3VtZW50UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKYAQoVSW5nZXN0RG9jdW1lbnRSZXF1ZXN0EhkKBXRpdGxlGAEgASgJQgq6SAdyBRABGOgHEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgAiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfc291cmNlInYKFkluZ2VzdERvY3VtZW50UmVzcG9uc2USEwoLZG9jdW1lbnRfaWQYASABKAkSJgoGc3RhdHVzGAIgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEh8KBXF1b3RhGAMgASgLMhAubWVtb3J5LnYxLlF1b3RhMt8CCg1Jbmdlc3RTZXJ2aWNlEkwKC1N0b3JlTWVtb3J5Eh0ubWVtb3J5LnYxLlN0b3JlTWVtb3J5UmVxdWVzdBoeLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlc3BvbnNlElIKDVN0b3JlTWVtb3JpZXMSHy5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1JlcXVlc3QaIC5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3BvbnNlElUKDlVwbG9hZERvY3VtZW50EiAubWVtb3J5LnYxLlVwbG9hZERvY3VtZW50UmVxdWVzdBohLm1lbW9yeS52MS5VcGxvYWREb2N1bWVudFJlc3BvbnNlElUKDkluZ2VzdERvY3VtZW50EiAubWVtb3J5LnYxLkluZ2VzdERvY3VtZW50UmVxdWVzdBohLm1lbW9yeS52MS5Jbmdlc3REb2N1bWVudFJlc3BvbnNlYgZwcm90bzM", [file_buf_validate_validate, file_google_protobuf_struct, file_memory_v1_errors, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.StoreMemoryRequest
@@ -82,6 +84,112 @@ export const StoreMemoryResponseSchema: GenMessage<StoreMemoryResponse> = /*@__P
   messageDesc(file_memory_v1_ingest_service, 1);
 
 /**
+ * @generated from message memory.v1.StoreMemoriesRequest
+ */
+export type StoreMemoriesRequest = Message<"memory.v1.StoreMemoriesRequest"> & {
+  /**
+   * @generated from field: repeated memory.v1.StoreMemoryRequest memories = 1;
+   */
+  memories: StoreMemoryRequest[];
+};
+
+/**
+ * Describes the message memory.v1.StoreMemoriesRequest.
+ * Use `create(StoreMemoriesRequestSchema)` to create a new message.
+ */
+export const StoreMemoriesRequestSchema: GenMessage<StoreMemoriesRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 2);
+
+/**
+ * @generated from message memory.v1.StoreMemoriesResponse
+ */
+export type StoreMemoriesResponse = Message<"memory.v1.StoreMemoriesResponse"> & {
+  /**
+   * One per entry of the request, in its order.
+   *
+   * @generated from field: repeated memory.v1.StoreMemoriesResult results = 1;
+   */
+  results: StoreMemoriesResult[];
+};
+
+/**
+ * Describes the message memory.v1.StoreMemoriesResponse.
+ * Use `create(StoreMemoriesResponseSchema)` to create a new message.
+ */
+export const StoreMemoriesResponseSchema: GenMessage<StoreMemoriesResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 3);
+
+/**
+ * @generated from message memory.v1.StoreMemoriesResult
+ */
+export type StoreMemoriesResult = Message<"memory.v1.StoreMemoriesResult"> & {
+  /**
+   * @generated from oneof memory.v1.StoreMemoriesResult.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: memory.v1.StoredMemory memory = 1;
+     */
+    value: StoredMemory;
+    case: "memory";
+  } | {
+    /**
+     * Nothing of this entry was stored (a failed embedding excepted: the entry is kept as failed and
+     * error.info names it, as StoreMemory's error does).
+     *
+     * @generated from field: memory.v1.BatchEntryError error = 2;
+     */
+    value: BatchEntryError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message memory.v1.StoreMemoriesResult.
+ * Use `create(StoreMemoriesResultSchema)` to create a new message.
+ */
+export const StoreMemoriesResultSchema: GenMessage<StoreMemoriesResult> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 4);
+
+/**
+ * The error StoreMemory would have answered for one entry, as a gRPC status with its details.
+ *
+ * @generated from message memory.v1.BatchEntryError
+ */
+export type BatchEntryError = Message<"memory.v1.BatchEntryError"> & {
+  /**
+   * The gRPC status code (google.rpc.Code numbering: 3 INVALID_ARGUMENT, 9 FAILED_PRECONDITION, ...).
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * @generated from field: memory.v1.ErrorInfo info = 3;
+   */
+  info?: ErrorInfo | undefined;
+
+  /**
+   * Set for plan gates (the memory limit reached): the spec's 402 body.
+   *
+   * @generated from field: memory.v1.PlanGate plan_gate = 4;
+   */
+  planGate?: PlanGate | undefined;
+};
+
+/**
+ * Describes the message memory.v1.BatchEntryError.
+ * Use `create(BatchEntryErrorSchema)` to create a new message.
+ */
+export const BatchEntryErrorSchema: GenMessage<BatchEntryError> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 5);
+
+/**
  * @generated from message memory.v1.UploadDocumentRequest
  */
 export type UploadDocumentRequest = Message<"memory.v1.UploadDocumentRequest"> & {
@@ -111,7 +219,7 @@ export type UploadDocumentRequest = Message<"memory.v1.UploadDocumentRequest"> &
  * Use `create(UploadDocumentRequestSchema)` to create a new message.
  */
 export const UploadDocumentRequestSchema: GenMessage<UploadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_ingest_service, 2);
+  messageDesc(file_memory_v1_ingest_service, 6);
 
 /**
  * @generated from message memory.v1.UploadDocumentResponse
@@ -128,7 +236,7 @@ export type UploadDocumentResponse = Message<"memory.v1.UploadDocumentResponse">
  * Use `create(UploadDocumentResponseSchema)` to create a new message.
  */
 export const UploadDocumentResponseSchema: GenMessage<UploadDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_ingest_service, 3);
+  messageDesc(file_memory_v1_ingest_service, 7);
 
 /**
  * @generated from message memory.v1.IngestDocumentRequest
@@ -160,7 +268,7 @@ export type IngestDocumentRequest = Message<"memory.v1.IngestDocumentRequest"> &
  * Use `create(IngestDocumentRequestSchema)` to create a new message.
  */
 export const IngestDocumentRequestSchema: GenMessage<IngestDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_ingest_service, 4);
+  messageDesc(file_memory_v1_ingest_service, 8);
 
 /**
  * @generated from message memory.v1.IngestDocumentResponse
@@ -187,7 +295,7 @@ export type IngestDocumentResponse = Message<"memory.v1.IngestDocumentResponse">
  * Use `create(IngestDocumentResponseSchema)` to create a new message.
  */
 export const IngestDocumentResponseSchema: GenMessage<IngestDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_ingest_service, 5);
+  messageDesc(file_memory_v1_ingest_service, 9);
 
 /**
  * Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
@@ -207,6 +315,19 @@ export const IngestService: GenService<{
     methodKind: "unary";
     input: typeof StoreMemoryRequestSchema;
     output: typeof StoreMemoryResponseSchema;
+  },
+  /**
+   * Up to 100 entries in one call, each stored exactly as StoreMemory would store it (REST POST
+   * /api/v1/memory/entries/batch). Results come back in request order, one per entry: the stored
+   * memory, or the error StoreMemory would have answered for that entry alone — one bad entry does not
+   * fail the others. Counts one request per entry against the rate limit (docs/ingest.md "Batches").
+   *
+   * @generated from rpc memory.v1.IngestService.StoreMemories
+   */
+  storeMemories: {
+    methodKind: "unary";
+    input: typeof StoreMemoriesRequestSchema;
+    output: typeof StoreMemoriesResponseSchema;
   },
   /**
    * Upsert-by-title document (service_upload_document): the old document is replaced only after

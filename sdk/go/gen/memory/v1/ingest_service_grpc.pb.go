@@ -20,6 +20,11 @@ type IngestServiceClient interface {
 	// Append-only entry (service_store_memory, REST memory entries). Byte-identical content with the
 	// same title returns the existing memory with unchanged = true.
 	StoreMemory(ctx context.Context, in *StoreMemoryRequest, opts ...grpc.CallOption) (*StoreMemoryResponse, error)
+	// Up to 100 entries in one call, each stored exactly as StoreMemory would store it (REST POST
+	// /api/v1/memory/entries/batch). Results come back in request order, one per entry: the stored
+	// memory, or the error StoreMemory would have answered for that entry alone — one bad entry does not
+	// fail the others. Counts one request per entry against the rate limit (docs/ingest.md "Batches").
+	StoreMemories(ctx context.Context, in *StoreMemoriesRequest, opts ...grpc.CallOption) (*StoreMemoriesResponse, error)
 	// Upsert-by-title document (service_upload_document): the old document is replaced only after
 	// the new one is indexed. Content above 10,000 characters is indexed by the worker (status queued).
 	UploadDocument(ctx context.Context, in *UploadDocumentRequest, opts ...grpc.CallOption) (*UploadDocumentResponse, error)
@@ -38,6 +43,15 @@ func NewIngestServiceClient(cc grpc.ClientConnInterface) IngestServiceClient {
 func (c *ingestServiceClient) StoreMemory(ctx context.Context, in *StoreMemoryRequest, opts ...grpc.CallOption) (*StoreMemoryResponse, error) {
 	out := new(StoreMemoryResponse)
 	err := c.cc.Invoke(ctx, "/memory.v1.IngestService/StoreMemory", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *ingestServiceClient) StoreMemories(ctx context.Context, in *StoreMemoriesRequest, opts ...grpc.CallOption) (*StoreMemoriesResponse, error) {
+	out := new(StoreMemoriesResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.IngestService/StoreMemories", in, out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +83,11 @@ type IngestServiceServer interface {
 	// Append-only entry (service_store_memory, REST memory entries). Byte-identical content with the
 	// same title returns the existing memory with unchanged = true.
 	StoreMemory(context.Context, *StoreMemoryRequest) (*StoreMemoryResponse, error)
+	// Up to 100 entries in one call, each stored exactly as StoreMemory would store it (REST POST
+	// /api/v1/memory/entries/batch). Results come back in request order, one per entry: the stored
+	// memory, or the error StoreMemory would have answered for that entry alone — one bad entry does not
+	// fail the others. Counts one request per entry against the rate limit (docs/ingest.md "Batches").
+	StoreMemories(context.Context, *StoreMemoriesRequest) (*StoreMemoriesResponse, error)
 	// Upsert-by-title document (service_upload_document): the old document is replaced only after
 	// the new one is indexed. Content above 10,000 characters is indexed by the worker (status queued).
 	UploadDocument(context.Context, *UploadDocumentRequest) (*UploadDocumentResponse, error)
@@ -83,6 +102,9 @@ type UnimplementedIngestServiceServer struct {
 
 func (UnimplementedIngestServiceServer) StoreMemory(context.Context, *StoreMemoryRequest) (*StoreMemoryResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method StoreMemory not implemented")
+}
+func (UnimplementedIngestServiceServer) StoreMemories(context.Context, *StoreMemoriesRequest) (*StoreMemoriesResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method StoreMemories not implemented")
 }
 func (UnimplementedIngestServiceServer) UploadDocument(context.Context, *UploadDocumentRequest) (*UploadDocumentResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method UploadDocument not implemented")
@@ -117,6 +139,24 @@ func _IngestService_StoreMemory_Handler(srv interface{}, ctx context.Context, de
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(IngestServiceServer).StoreMemory(ctx, req.(*StoreMemoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _IngestService_StoreMemories_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StoreMemoriesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(IngestServiceServer).StoreMemories(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.IngestService/StoreMemories",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(IngestServiceServer).StoreMemories(ctx, req.(*StoreMemoriesRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -164,6 +204,10 @@ var _IngestService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "StoreMemory",
 			Handler:    _IngestService_StoreMemory_Handler,
+		},
+		{
+			MethodName: "StoreMemories",
+			Handler:    _IngestService_StoreMemories_Handler,
 		},
 		{
 			MethodName: "UploadDocument",

@@ -1,5 +1,6 @@
 from buf.validate import validate_pb2 as _validate_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
+from memory.v1 import errors_pb2 as _errors_pb2
 from memory.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -7,6 +8,18 @@ from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class BatchEntryError(_message.Message):
+    __slots__ = ["code", "info", "message", "plan_gate"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PLAN_GATE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    info: _errors_pb2.ErrorInfo
+    message: str
+    plan_gate: _errors_pb2.PlanGate
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., info: _Optional[_Union[_errors_pb2.ErrorInfo, _Mapping]] = ..., plan_gate: _Optional[_Union[_errors_pb2.PlanGate, _Mapping]] = ...) -> None: ...
 
 class IngestDocumentRequest(_message.Message):
     __slots__ = ["content", "metadata", "source", "title"]
@@ -29,6 +42,26 @@ class IngestDocumentResponse(_message.Message):
     quota: _memory_pb2.Quota
     status: _memory_pb2.IndexStatus
     def __init__(self, document_id: _Optional[str] = ..., status: _Optional[_Union[_memory_pb2.IndexStatus, str]] = ..., quota: _Optional[_Union[_memory_pb2.Quota, _Mapping]] = ...) -> None: ...
+
+class StoreMemoriesRequest(_message.Message):
+    __slots__ = ["memories"]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[StoreMemoryRequest]
+    def __init__(self, memories: _Optional[_Iterable[_Union[StoreMemoryRequest, _Mapping]]] = ...) -> None: ...
+
+class StoreMemoriesResponse(_message.Message):
+    __slots__ = ["results"]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[StoreMemoriesResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[StoreMemoriesResult, _Mapping]]] = ...) -> None: ...
+
+class StoreMemoriesResult(_message.Message):
+    __slots__ = ["error", "memory"]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    error: BatchEntryError
+    memory: _memory_pb2.StoredMemory
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.StoredMemory, _Mapping]] = ..., error: _Optional[_Union[BatchEntryError, _Mapping]] = ...) -> None: ...
 
 class StoreMemoryRequest(_message.Message):
     __slots__ = ["content", "memory_type", "metadata", "source", "tags", "title"]

@@ -22,6 +22,11 @@ class IngestServiceStub(object):
                 request_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoryRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoryResponse.FromString,
                 )
+        self.StoreMemories = channel.unary_unary(
+                '/memory.v1.IngestService/StoreMemories',
+                request_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesResponse.FromString,
+                )
         self.UploadDocument = channel.unary_unary(
                 '/memory.v1.IngestService/UploadDocument',
                 request_serializer=memory_dot_v1_dot_ingest__service__pb2.UploadDocumentRequest.SerializeToString,
@@ -43,6 +48,16 @@ class IngestServiceServicer(object):
     def StoreMemory(self, request, context):
         """Append-only entry (service_store_memory, REST memory entries). Byte-identical content with the
         same title returns the existing memory with unchanged = true.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StoreMemories(self, request, context):
+        """Up to 100 entries in one call, each stored exactly as StoreMemory would store it (REST POST
+        /api/v1/memory/entries/batch). Results come back in request order, one per entry: the stored
+        memory, or the error StoreMemory would have answered for that entry alone — one bad entry does not
+        fail the others. Counts one request per entry against the rate limit (docs/ingest.md "Batches").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -70,6 +85,11 @@ def add_IngestServiceServicer_to_server(servicer, server):
                     servicer.StoreMemory,
                     request_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoryRequest.FromString,
                     response_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoryResponse.SerializeToString,
+            ),
+            'StoreMemories': grpc.unary_unary_rpc_method_handler(
+                    servicer.StoreMemories,
+                    request_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesResponse.SerializeToString,
             ),
             'UploadDocument': grpc.unary_unary_rpc_method_handler(
                     servicer.UploadDocument,
@@ -108,6 +128,23 @@ class IngestService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/StoreMemory',
             memory_dot_v1_dot_ingest__service__pb2.StoreMemoryRequest.SerializeToString,
             memory_dot_v1_dot_ingest__service__pb2.StoreMemoryResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def StoreMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/StoreMemories',
+            memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesRequest.SerializeToString,
+            memory_dot_v1_dot_ingest__service__pb2.StoreMemoriesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
