@@ -54,35 +54,38 @@ function grpcJsStore(job: Job): Store {
 let input = "";
 for await (const part of process.stdin) input += String(part);
 const job = JSON.parse(input) as Job;
-const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
 let chunks = 0;
 let next = 0;
-const started = performance.now();
-const batch = job.batch ?? 1;
-if (batch > 1) {
+
+/** One caller storing entry after entry through StoreMemory. */
+async function storeOneByOne(store: Store): Promise<void> {
+  for (let i = next++; i < job.contents.length; i = next++) {
+    const { memory } = await store({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });
+    chunks += memory?.chunksWritten ?? 0;
+  }
+}
+
+/** One caller storing `batch` entries per StoreMemories call. */
+async function storeInBatches(batch: number): Promise<void> {
   const client = ingestClient({ grpcUrl: job.grpcUrl }, job.token);
-  await Promise.all(
-    Array.from({ length: job.concurrency }, async () => {
-      for (let from = next; from < job.contents.length; from = next) {
-        next = Math.min(job.contents.length, from + batch);
-        const memories = job.contents
-          .slice(from, next)
-          .map((content, j) => ({ title: `Notiz ${from + j}`, content }));
-        const { results } = await client.storeMemories({ memories });
-        for (const { outcome } of results) {
-          if (outcome.case !== "memory") throw new Error(`entry refused: ${outcome.value?.message}`);
-          chunks += outcome.value.chunksWritten;
-        }
-      }
-    }),
-  );
-} else await Promise.all(
-  Array.from({ length: job.concurrency }, async () => {
-    for (let i = next++; i < job.contents.length; i = next++) {
-      const { memory } = await store({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });
-      chunks += memory?.chunksWritten ?? 0;
+  for (let from = next; from < job.contents.length; from = next) {
+    next = Math.min(job.contents.length, from + batch);
+    const memories = job.contents
+      .slice(from, next)
+      .map((content, j) => ({ title: `Notiz ${from + j}`, content }));
+    const { results } = await client.storeMemories({ memories });
+    for (const { outcome } of results) {
+      if (outcome.case !== "memory") throw new Error(`entry refused: ${outcome.value?.message}`);
+      chunks += outcome.value.chunksWritten;
     }
-  }),
+  }
+}
+
+const batch = job.batch ?? 1;
+const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
+const started = performance.now();
+await Promise.all(
+  Array.from({ length: job.concurrency }, () => (batch > 1 ? storeInBatches(batch) : storeOneByOne(store))),
 );
 process.stdout.write(`${JSON.stringify({ chunks, ms: performance.now() - started })}\n`);
 process.exit(0);
