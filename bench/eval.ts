@@ -5,7 +5,7 @@
  *   npm run eval -- --dataset ../shared/eval/xquad_de [--dataset …] [--limit 300] [--peer]
  *                   [--database-url URL] [--out-dir bench/results] [--stages bm25,vector,…]
  *
- * Ingests each set's corpus.jsonl through the real ingest path (IngestService.StoreMemory, one tenant per
+ * Ingests each set's corpus.jsonl through the real ingest path (IngestService.StoreMemories, one tenant per
  * `group`; `text` only unless meta.json says titles are fair), runs every query through the real recall
  * path (RecallService.Recall, k = 10) once per stage combination (RecallStages), and scores recall@1/5/10,
  * MRR@10 and nDCG@10 with latency p50/p95. `--limit N` takes a deterministic sample spread over groups and

@@ -16,7 +16,10 @@ export interface IngestedDataset {
   readonly ms: number;
 }
 
-/** Ingests a set's documents through IngestService.StoreMemory, one tenant per group. */
+/** Entries per StoreMemories call of the eval's ingest. */
+const EVAL_BATCH = 100;
+
+/** Ingests a set's documents through IngestService.StoreMemories, one tenant per group. */
 export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): Promise<IngestedDataset> {
   const tenants = new Map<string, EvalTenant>();
   const docsOf = new Map<string, string[]>();
@@ -26,22 +29,37 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
     const tenant = await core.createTenant(`${dataset.name}-${group || "all"}`);
     tenants.set(group, tenant);
     const docs = dataset.documents.filter((d) => d.group === group);
-    // A few writes at a time, as several clients would — after a first one alone, which creates the
-    // tenant's vector table (concurrent first writes race on the table's creation in LanceDB).
-    for (let i = 0; i < docs.length; i += i === 0 ? 1 : 4) {
-      await Promise.all(
-        docs.slice(i, i === 0 ? 1 : i + 4).map(async (doc) => {
-          const response = await core.clients.ingest.storeMemory(
-            { content: doc.text, ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}) },
-            { headers: tenant.headers },
-          );
-          const id = response.memory?.memoryId ?? "";
-          chunks += response.memory?.chunksWritten ?? 0;
-          // Identical texts are one memory (idempotent store); every such document counts as relevant.
-          docsOf.set(id, [...(docsOf.get(id) ?? []), doc.id]);
-        }),
+    // In batches of IngestService.StoreMemories, two at a time, as an importing program sends them —
+    // after a first write alone, which creates the tenant's vector table.
+    const store = async (batch: typeof docs) => {
+      const { results } = await core.clients.ingest.storeMemories(
+        {
+          memories: batch.map((doc) => ({
+            content: doc.text,
+            ...(dataset.titlesFair && doc.title ? { title: doc.title } : {}),
+          })),
+        },
+        { headers: tenant.headers },
       );
-    }
+      results.forEach(({ outcome }, n) => {
+        if (outcome.case !== "memory") throw new Error(`${dataset.name}: ${outcome.value?.message}`);
+        const doc = batch[n] as (typeof docs)[number];
+        chunks += outcome.value.chunksWritten;
+        // Identical texts are one memory (idempotent store); every such document counts as relevant.
+        docsOf.set(outcome.value.memoryId, [...(docsOf.get(outcome.value.memoryId) ?? []), doc.id]);
+      });
+    };
+    await store(docs.slice(0, 1));
+    let next = 1;
+    await Promise.all(
+      [0, 1].map(async () => {
+        while (next < docs.length) {
+          const from = next;
+          next = Math.min(docs.length, from + EVAL_BATCH);
+          await store(docs.slice(from, next));
+        }
+      }),
+    );
     // The worker maintains the table as the writes go (start-eval-core runs it); one more pass now, as
     // its next sweep would, so every set is measured on a settled table whatever the timing.
     await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {
