@@ -1,12 +1,14 @@
 /**
  * Bulk ingest into one tenant through the service's real path (issue #23 "Bulk ingest"): the full
  * service (gRPC, auth, validation, the in-process worker with its vector maintenance) receives
- * `memories` short German memories from `concurrency` callers of IngestService.StoreMemory in a client
- * process of its own (bench/bulk-ingest-client.ts), as an importing program would send them. Reports
+ * `memories` short German memories from `concurrency` callers in a client process of its own
+ * (bench/bulk-ingest-client.ts), as an importing program would send them: IngestService.StoreMemories
+ * batches of `batch` entries (the default: 8 callers × 100), or with `--batch 1` one
+ * IngestService.StoreMemory call per memory (64 callers, the figures before batches existed). Reports
  * end-to-end chunks/s next to the raw embedder rate on the same chunk texts, and what LanceDB holds
  * afterwards: fragments, versions, data and version-manifest bytes.
  *
- *   npm run bench:bulk-ingest -- [--memories 10000] [--concurrency 64]
+ *   npm run bench:bulk-ingest -- [--memories 10000] [--batch 100] [--concurrency 8] [--no-settle]
  *
  * bench/recall.ts runs the same measurement for its bulk-ingest row.
  */
@@ -33,6 +35,9 @@ export interface TableOnDisk {
   readonly manifestBytes: number;
   readonly manifestPercentOfData: number;
 }
+
+/** Batches of 100 entries from 8 callers: 800 memories in flight, as 64 callers × … were before. */
+export const BULK_INGEST_DEFAULTS = { batch: 100, concurrency: 8 } as const;
 
 export interface BulkIngestResult extends TableOnDisk {
   /** Where the calls came from: a client process of its own since 2026-11-28 (in-process before). */
@@ -163,8 +168,8 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
   const { values } = parseArgs({
     options: {
       memories: { type: "string", default: "10000" },
-      concurrency: { type: "string", default: "64" },
-      batch: { type: "string", default: "1" },
+      concurrency: { type: "string" },
+      batch: { type: "string", default: String(BULK_INGEST_DEFAULTS.batch) },
       // Scratch runs: skip waiting for the worker's settling maintenance (settled = right after).
       "no-settle": { type: "boolean", default: false },
       "eval-dir": { type: "string", default: "../shared/eval" },
@@ -174,7 +179,8 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
   const models = await loadTestModels({ RERANKER: "none" });
   const result = await measureBulkIngest(models, {
     memories: Number(values.memories),
-    concurrency: Number(values.concurrency),
+    // One call per memory keeps its historical 64 callers unless told otherwise.
+    concurrency: Number(values.concurrency ?? (values.batch === "1" ? 64 : BULK_INGEST_DEFAULTS.concurrency)),
     batch: Number(values.batch),
     settle: !values["no-settle"],
     evalDir: values["eval-dir"],

@@ -28,7 +28,7 @@ import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { MemoryKind, MemoryType } from "../gen/memory/v1/memory_pb.js";
 import { RecallFilterSchema, RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
 import { measureBm25Peers } from "./bm25-peers.js";
-import { measureBulkIngest } from "./bulk-ingest.js";
+import { BULK_INGEST_DEFAULTS, measureBulkIngest } from "./bulk-ingest.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { percentile } from "./eval/retrieval-metrics.js";
 import { startEvalCore } from "./eval/start-eval-core.js";
@@ -200,7 +200,7 @@ try {
   if (bulkMemories > 0) {
     bulkIngest = await measureBulkIngest(core.models, {
       memories: bulkMemories,
-      concurrency: 64,
+      ...BULK_INGEST_DEFAULTS,
       evalDir: values["eval-dir"],
     });
     process.stdout.write(`bulk ingest: ${JSON.stringify(bulkIngest)}\n`);

@@ -45,7 +45,9 @@ export async function completeFromChunks(
     });
   }
   await markIndexed(deps.db, tenantId, memoryId);
-  await requestVectorMaintenance(deps.db.sql, tenantId, space, version).catch(ignoreMaintenanceError);
+  await requestVectorMaintenance(deps.db.sql, tenantId, space, version, loaded.chunks.length).catch(
+    ignoreMaintenanceError,
+  );
   return loaded.chunks.length;
 }
 

@@ -103,9 +103,13 @@ async function indexFresh(
   );
   await deps.hooks?.afterVectorsStored?.(memoryId);
   await markIndexed(deps.db, tenantId, memoryId);
-  await requestVectorMaintenance(deps.db.sql, tenantId, deps.embedder.id, version).catch(
-    ignoreMaintenanceError,
-  );
+  await requestVectorMaintenance(
+    deps.db.sql,
+    tenantId,
+    deps.embedder.id,
+    version,
+    written.chunkIds.length,
+  ).catch(ignoreMaintenanceError);
 }
 
 async function loadMemory(

@@ -44,7 +44,9 @@ export async function finishIndexing(
     await deps.hooks?.afterVectorsStored?.(written.memoryId);
     await Promise.all([
       markIndexed(deps.db, tenantId, written.memoryId),
-      requestVectorMaintenance(deps.db.sql, tenantId, prepared.space, version).catch(ignoreMaintenanceError),
+      requestVectorMaintenance(deps.db.sql, tenantId, prepared.space, version, written.chunkIds.length).catch(
+        ignoreMaintenanceError,
+      ),
     ]);
   } catch (error) {
     await failIndexing(deps, tenantId, written.memoryId, error);

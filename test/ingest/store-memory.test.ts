@@ -2,6 +2,7 @@ import { Code } from "@connectrpc/connect";
 import test from "ava";
 import { MAINTAIN_VECTORS_TASK } from "../../core/memories/memory-jobs.js";
 import {
+  MAINTAIN_EVERY_ROWS,
   MAINTAIN_EVERY_VERSIONS,
   requestVectorMaintenance,
   SETTLE_AFTER_MS,
@@ -272,6 +273,30 @@ test("a burst of writes leaves one settling maintenance run, moved past each lat
   const after = await settleJobs();
   t.is(after.length, 1, "the pending run is replaced, not doubled");
   t.true((after[0]?.run_at.getTime() ?? 0) > firstAt, "a later request moves the run later");
+});
+
+test("rows appended in few large commits ask for maintenance too (batches of hundreds per version)", async (t) => {
+  // Issue 23: a 10k-memory load in StoreMemories batches made 28 table versions, never a 32nd, and
+  // its table kept 26 fragments and no ANN index until the 10-minute sweep.
+  const { tenantId } = await service.createTenant();
+  const space = service.models.embedder.id;
+  const sql = service.storage.db.sql;
+  // The settling job waits 30 s: its revision counts the requests that (re)scheduled it.
+  const revisions = async () => {
+    const rows = await sql<{ revision: number }[]>`
+      select revision from graphile_worker.jobs
+      where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
+    return rows.map((r) => r.revision);
+  };
+  const rows = MAINTAIN_EVERY_ROWS * 0.6;
+  await requestVectorMaintenance(sql, tenantId, space, 1, rows);
+  t.deepEqual(await revisions(), [], "fewer rows than MAINTAIN_EVERY_ROWS in a version that is not due");
+  await requestVectorMaintenance(sql, tenantId, space, 2, rows);
+  t.deepEqual(await revisions(), [0], "the rows of both writes together are enough");
+  await requestVectorMaintenance(sql, tenantId, space, 3, rows);
+  t.deepEqual(await revisions(), [0], "the count starts again after a request");
+  await requestVectorMaintenance(sql, tenantId, space, 4, rows);
+  t.deepEqual(await revisions(), [1]);
 });
 
 test("the writes of one group commit ask for a table version's maintenance once", async (t) => {
