@@ -275,19 +275,25 @@ test("a burst of writes leaves one settling maintenance run, moved past each lat
   t.true((after[0]?.run_at.getTime() ?? 0) > firstAt, "a later request moves the run later");
 });
 
+/**
+ * The revisions of a table's pending settling job: it waits 30 s, so it is still there to show how
+ * often it was enqueued (0) or replaced (each request after that adds one); the immediate job may
+ * already have run.
+ */
+async function settleRevisions(tenantId: string, space: string): Promise<number[]> {
+  const rows = await service.storage.db.sql<{ revision: number }[]>`
+    select revision from graphile_worker.jobs
+    where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
+  return rows.map((r) => r.revision);
+}
+
 test("rows appended in few large commits ask for maintenance too (batches of hundreds per version)", async (t) => {
   // Issue 23: a 10k-memory load in StoreMemories batches made 28 table versions, never a 32nd, and
   // its table kept 26 fragments and no ANN index until the 10-minute sweep.
   const { tenantId } = await service.createTenant();
   const space = service.models.embedder.id;
   const sql = service.storage.db.sql;
-  // The settling job waits 30 s: its revision counts the requests that (re)scheduled it.
-  const revisions = async () => {
-    const rows = await sql<{ revision: number }[]>`
-      select revision from graphile_worker.jobs
-      where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
-    return rows.map((r) => r.revision);
-  };
+  const revisions = () => settleRevisions(tenantId, space);
   const rows = MAINTAIN_EVERY_ROWS * 0.6;
   await requestVectorMaintenance(sql, tenantId, space, 1, rows);
   t.deepEqual(await revisions(), [], "fewer rows than MAINTAIN_EVERY_ROWS in a version that is not due");
@@ -304,14 +310,7 @@ test("the writes of one group commit ask for a table version's maintenance once"
   const { tenantId } = await service.createTenant();
   const space = service.models.embedder.id;
   const sql = service.storage.db.sql;
-  // The settling job waits 30 s, so it is still there to show how often it was enqueued (the
-  // immediate one may already have run).
-  const revisions = async () => {
-    const rows = await sql<{ revision: number }[]>`
-      select revision from graphile_worker.jobs
-      where task_identifier = ${MAINTAIN_VECTORS_TASK} and key = ${`${MAINTAIN_VECTORS_TASK}:${tenantId}:${space}:settle`}`;
-    return rows.map((r) => r.revision);
-  };
+  const revisions = () => settleRevisions(tenantId, space);
   const version = 3 * MAINTAIN_EVERY_VERSIONS;
   await Promise.all(
     Array.from({ length: 10 }, () => requestVectorMaintenance(sql, tenantId, space, version)),
