@@ -9,6 +9,7 @@ import {
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { toCoreError } from "../error-interceptor.js";
+import { coalesceEmbedCalls } from "../models/coalesce-embed-calls.js";
 import { storeEntry } from "./store-memory.js";
 import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
@@ -27,9 +28,11 @@ export async function storeMemories(
   caller: TenantCaller,
   request: StoreMemoriesRequest,
 ): Promise<StoreMemoriesResponse> {
+  // The entries' embeddings as one call (a worker pool would count 100 calls as 100 jobs).
+  const batchDeps = { ...deps, embedder: coalesceEmbedCalls(deps.embedder) };
   const results = await Promise.all(
     request.memories.map((entry) =>
-      storeEntry(deps, caller, entry).then(
+      storeEntry(batchDeps, caller, entry).then(
         (memory) => ({ outcome: { case: "memory" as const, value: memory } }),
         (error: unknown) => ({ outcome: { case: "error" as const, value: entryError(deps, error) } }),
       ),

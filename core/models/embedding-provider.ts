@@ -21,5 +21,11 @@ export interface EmbeddingProvider {
   readonly dim: number;
   readonly tokenizer: Tokenizer;
   embed(texts: readonly string[], purpose: EmbedPurpose): Promise<Float32Array[]>;
+  /**
+   * True when concurrent calls are best kept apart rather than merged into one (coalesce-embed-calls.ts):
+   * the built-in embedder on the calling thread takes calls in turns, text by text, so separate calls
+   * finish one after another while a merged call finishes only with its last text.
+   */
+  readonly keepCallsApart?: boolean;
   close?(): Promise<void>;
 }

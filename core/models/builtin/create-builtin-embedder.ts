@@ -96,6 +96,7 @@ export function createBuiltinEmbedderWithLexicon(
     dim: STORED_VECTOR_DIM,
     tokenizer: approximateTokenizer,
     crossLingual,
+    keepCallsApart: true,
     embed: (texts, purpose) => lane.run(texts.length, (index) => embedOne(texts[index] ?? "", purpose)),
   };
 }
