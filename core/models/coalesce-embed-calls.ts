@@ -13,10 +13,11 @@ interface Waiter {
  * embedding (each on an immediate of its own, core/ingest/decide-memory-write.ts), and a worker pool
  * counts every call as a job — 8 concurrent batches of 100 one-chunk entries were 800 jobs against
  * the pool's queue of 256 and failed as "overloaded"; merged they are 8 calls, split by the pool into
- * jobs of 32 texts; an HTTP provider gets one request instead of 100. A failing merged call fails
- * every caller in it, as one caller's call would. An embedder that keeps calls apart (the built-in one
- * on the calling thread) is returned as it is: merged, 8 batches' embeddings took turns as 8 calls and
- * each finished only at the end (6,000 entries: 399 chunks/s against 477 kept apart).
+ * jobs of 32 texts. An HTTP provider gets requests of its batch size (64 texts) instead of 100 of one
+ * text. A failing merged call fails every caller in it, as one caller's call would. An embedder that
+ * keeps calls apart (the built-in one on the calling thread) is returned as it is: merged, 8 batches'
+ * embeddings took turns as 8 calls and each finished only at the end (6,000 entries: 399 chunks/s
+ * against 477 kept apart).
  */
 export function coalesceEmbedCalls(embedder: EmbeddingProvider): EmbeddingProvider {
   if (embedder.keepCallsApart) return embedder;
