@@ -99,6 +99,7 @@ export async function measureBulkIngest(
   models: Models,
   options: { memories: number; concurrency: number; evalDir: string; batch?: number; settle?: boolean },
 ): Promise<BulkIngestResult> {
+  const batch = options.batch ?? 1;
   const corpus = await loadSyntheticCorpus(options.evalDir);
   const texts = Array.from({ length: options.memories }, (_, i) => `${corpus.chunk(i)} (${i})`);
   const service = await startTestService({ models });
@@ -111,7 +112,7 @@ export async function measureBulkIngest(
       token: tenant.token,
       contents: texts,
       concurrency: options.concurrency,
-      batch: options.batch ?? 1,
+      batch,
     });
     const embedder = models.embedder;
     const chunkTexts = texts.flatMap((content, i) =>
@@ -150,7 +151,7 @@ export async function measureBulkIngest(
       client: "own process",
       memories: options.memories,
       concurrency: options.concurrency,
-      batch: options.batch ?? 1,
+      batch,
       chunks,
       ms: Math.round(ms),
       chunksPerSecond: Math.round((chunks / ms) * 1000),

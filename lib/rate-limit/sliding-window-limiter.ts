@@ -20,9 +20,9 @@ export function createSlidingWindowLimiter(
 ): Limiter {
   const slots = Array.from({ length: points }, (_, i) => slot(i));
   return {
-    async consume(key, points = 1) {
+    async consume(key, requests = 1) {
       // A request takes one slot; several at once would need the slots taken atomically together.
-      if (points !== 1) throw new RangeError("a sliding window counts one request at a time");
+      if (requests !== 1) throw new RangeError("a sliding window counts one request at a time");
       let soonestFreeMs = Number.POSITIVE_INFINITY;
       for (const limiter of slots) {
         try {
