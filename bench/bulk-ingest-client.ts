@@ -13,7 +13,7 @@ import { ingestClient } from "../test/ingest/ingest-test-kit.js";
 // {grpcUrl, token, contents, concurrency, client, batch} as JSON from stdin, stores content i as
 // "Notiz i" through IngestService.StoreMemory from `concurrency` callers — or, with `batch` > 1,
 // through IngestService.StoreMemories in batches of that many entries (connect client) — and prints
-// {chunks, ms} as one JSON line.
+// START when its calls begin, then {chunks, ms, cpuMs} (its own CPU during the calls) as one JSON line.
 // `client`: "connect" (@connectrpc/connect-node, the default) or "grpc-js" (@grpc/grpc-js, the official
 // gRPC library) — on a shared 2-core machine the client's own CPU is taken from the service.
 
@@ -83,9 +83,14 @@ async function storeInBatches(batch: number): Promise<void> {
 
 const batch = job.batch ?? 1;
 const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
+// The parent takes its CPU snapshots between this line and the result line.
+process.stdout.write("START\n");
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 await Promise.all(
   Array.from({ length: job.concurrency }, () => (batch > 1 ? storeInBatches(batch) : storeOneByOne(store))),
 );
-process.stdout.write(`${JSON.stringify({ chunks, ms: performance.now() - started })}\n`);
+const ms = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(`${JSON.stringify({ chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 process.exit(0);

@@ -22,6 +22,7 @@ import type { Models } from "../core/models/load-models.js";
 import { vectorTableName } from "../core/vectors/vector-table-name.js";
 import { startTestService } from "../test/helpers/test-service.js";
 import { loadTestModels } from "../test/ingest/ingest-test-kit.js";
+import { type CpuSnapshot, cpuPerRequest, cpuSnapshot } from "./process-cpu.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -39,6 +40,18 @@ export interface TableOnDisk {
 /** Batches of 100 entries from 8 callers: 800 memories in flight, as 64 callers × … were before. */
 export const BULK_INGEST_DEFAULTS = { batch: 100, concurrency: 8 } as const;
 
+/**
+ * CPU per memory during the load, from /proc: the service process (all its threads), PostgreSQL, the
+ * client; and how busy the whole machine was (1 = both cores): tells a load held back by CPU from
+ * one held back by waiting, and a slower hour of the machine from dearer code.
+ */
+export interface LoadCpu {
+  readonly serviceMs: number;
+  readonly postgresMs: number;
+  readonly clientMs: number;
+  readonly machineBusyShare: number;
+}
+
 export interface BulkIngestResult extends TableOnDisk {
   /** Where the calls came from: a client process of its own since 2026-11-28 (in-process before). */
   readonly client: "own process";
@@ -52,6 +65,7 @@ export interface BulkIngestResult extends TableOnDisk {
   readonly rawEmbedChunksPerSecond: number;
   /** End-to-end time over raw embedder time on the same chunk texts, in percent. */
   readonly overheadPercent: number;
+  readonly cpuPerMemory: LoadCpu;
   /** The table once the worker's settling maintenance ran after the load (SETTLE_AFTER_MS). */
   readonly settled: TableOnDisk & { readonly afterMs: number };
 }
@@ -74,25 +88,39 @@ async function bytesUnder(dir: string): Promise<{ bytes: number; files: number }
   return { bytes, files };
 }
 
-/** bench/bulk-ingest-client.ts in a process of its own; answers the chunks written and the time. */
+/**
+ * bench/bulk-ingest-client.ts in a process of its own; answers the chunks written, the time and the
+ * CPU the load took per memory (snapshots when the client's calls start and when they end).
+ */
 async function runClient(job: {
   grpcUrl: string;
   token: string;
   contents: readonly string[];
   concurrency: number;
   batch: number;
-}): Promise<{ chunks: number; ms: number }> {
+}): Promise<{ chunks: number; ms: number; cpu: LoadCpu }> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/bulk-ingest-client.ts"], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   let out = "";
+  let before: Promise<CpuSnapshot> | undefined;
   child.stdout.on("data", (d: Buffer) => {
     out += d.toString("utf8");
+    if (!before && out.startsWith("START\n")) before = cpuSnapshot(process.pid);
   });
   child.stdin.end(JSON.stringify(job));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  if (code !== 0) throw new Error(`the bulk-ingest client exited with ${code}`);
-  return JSON.parse(out) as { chunks: number; ms: number };
+  if (code !== 0 || !before) throw new Error(`the bulk-ingest client exited with ${code}`);
+  const after = await cpuSnapshot(process.pid);
+  const result = JSON.parse(out.slice("START\n".length)) as { chunks: number; ms: number; cpuMs: number };
+  const { serviceMs, postgresMs, machineBusyShare, threadsMs } = cpuPerRequest(
+    await before,
+    after,
+    job.contents.length,
+  );
+  if (process.env.SHOW_THREADS) process.stderr.write(`${JSON.stringify(threadsMs)}\n`);
+  const clientMs = Math.round((result.cpuMs / job.contents.length) * 100) / 100;
+  return { chunks: result.chunks, ms: result.ms, cpu: { serviceMs, postgresMs, clientMs, machineBusyShare } };
 }
 
 export async function measureBulkIngest(
@@ -107,7 +135,7 @@ export async function measureBulkIngest(
     const tenant = await service.createTenant({
       limitsOverride: { requestsPerMinutePerToken: 100_000_000, memoryLimit: null },
     });
-    const { chunks, ms } = await runClient({
+    const { chunks, ms, cpu } = await runClient({
       grpcUrl: service.grpcUrl,
       token: tenant.token,
       contents: texts,
@@ -157,6 +185,7 @@ export async function measureBulkIngest(
       chunksPerSecond: Math.round((chunks / ms) * 1000),
       rawEmbedChunksPerSecond: Math.round((chunkTexts.length / rawMs) * 1000),
       overheadPercent: Math.round(((ms - rawMs) / rawMs) * 100),
+      cpuPerMemory: cpu,
       ...right,
       settled: { afterMs: settledAfterMs, ...settled },
     };
@@ -177,7 +206,7 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
       out: { type: "string", default: "bulk-ingest" },
     },
   });
-  const models = await loadTestModels({ RERANKER: "none" });
+  const models = await loadTestModels({ RERANKER: "none" }, { builtinWorkers: Number(process.env.BW ?? 0) });
   const result = await measureBulkIngest(models, {
     memories: Number(values.memories),
     // One call per memory keeps its historical 64 callers unless told otherwise.

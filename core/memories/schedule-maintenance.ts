@@ -149,7 +149,8 @@ export function requestVectorMaintenance(
   const last = lastRequested.get(jobKey);
   if (last?.version === version) return last.request;
   const request = (async () => {
-    await enqueueJob(sql, MAINTAIN_VECTORS_TASK, { tenantId, space }, { jobKey });
+    // While writes go on: no index rebuild yet (maintain-vector-table.ts), the settling run makes it.
+    await enqueueJob(sql, MAINTAIN_VECTORS_TASK, { tenantId, space, duringWrites: true }, { jobKey });
     await enqueueJob(
       sql,
       MAINTAIN_VECTORS_TASK,
