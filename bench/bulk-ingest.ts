@@ -9,6 +9,7 @@
  * afterwards: fragments, versions, data and version-manifest bytes.
  *
  *   npm run bench:bulk-ingest -- [--memories 10000] [--batch 100] [--concurrency 8] [--no-settle]
+ *                                [--embedder-threads 0]
  *
  * bench/recall.ts runs the same measurement for its bulk-ingest row.
  */
@@ -18,7 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chunkContent } from "../core/memories/prepare-memory-content.js";
 import { SETTLE_AFTER_MS } from "../core/memories/schedule-maintenance.js";
-import type { Models } from "../core/models/load-models.js";
+import { BUILTIN_EMBEDDER_WORKERS, type Models } from "../core/models/load-models.js";
 import { vectorTableName } from "../core/vectors/vector-table-name.js";
 import { startTestService } from "../test/helpers/test-service.js";
 import { loadTestModels } from "../test/ingest/ingest-test-kit.js";
@@ -47,6 +48,8 @@ export const BULK_INGEST_DEFAULTS = { batch: 100, concurrency: 8 } as const;
  */
 export interface LoadCpu {
   readonly serviceMs: number;
+  /** The service's share by thread: main, node (V8/libuv helpers), tokio-rt-worker (LanceDB), … */
+  readonly serviceThreadsMs: Readonly<Record<string, number>>;
   readonly postgresMs: number;
   readonly clientMs: number;
   readonly machineBusyShare: number;
@@ -120,7 +123,11 @@ async function runClient(job: {
   );
   if (process.env.SHOW_THREADS) process.stderr.write(`${JSON.stringify(threadsMs)}\n`);
   const clientMs = Math.round((result.cpuMs / job.contents.length) * 100) / 100;
-  return { chunks: result.chunks, ms: result.ms, cpu: { serviceMs, postgresMs, clientMs, machineBusyShare } };
+  return {
+    chunks: result.chunks,
+    ms: result.ms,
+    cpu: { serviceMs, serviceThreadsMs: threadsMs, postgresMs, clientMs, machineBusyShare },
+  };
 }
 
 export async function measureBulkIngest(
@@ -202,11 +209,16 @@ if (process.argv[1]?.endsWith("bulk-ingest.ts")) {
       batch: { type: "string", default: String(BULK_INGEST_DEFAULTS.batch) },
       // Scratch runs: skip waiting for the worker's settling maintenance (settled = right after).
       "no-settle": { type: "boolean", default: false },
+      // The built-in embedder in worker threads instead of the service's default (0: the main thread).
+      "embedder-threads": { type: "string" },
       "eval-dir": { type: "string", default: "../shared/eval" },
       out: { type: "string", default: "bulk-ingest" },
     },
   });
-  const models = await loadTestModels({ RERANKER: "none" }, { builtinWorkers: Number(process.env.BW ?? 0) });
+  const models = await loadTestModels(
+    { RERANKER: "none" },
+    { builtinWorkers: Number(values["embedder-threads"] ?? BUILTIN_EMBEDDER_WORKERS) },
+  );
   const result = await measureBulkIngest(models, {
     memories: Number(values.memories),
     // One call per memory keeps its historical 64 callers unless told otherwise.
