@@ -45,7 +45,9 @@ export type Decision =
       used: number;
     }
   | { kind: "queued"; memoryId: string; used: number | undefined }
-  | { kind: "written"; written: WrittenVersion; vectors: Float32Array[]; used: number | undefined };
+  | { kind: "written"; written: WrittenVersion; vectors: Float32Array[]; used: number | undefined }
+  /** Written with its vectors already in LanceDB (a shared batch): nothing left to finish. */
+  | { kind: "indexed"; written: WrittenVersion; used: number | undefined };
 
 /** Marks an embedding failure, so the transaction it aborted is told apart from a database error. */
 export class EmbeddingFailure extends Error {

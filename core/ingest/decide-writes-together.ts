@@ -1,6 +1,8 @@
 import { countMemories, lockTenantQuota, memoryLimitReached } from "../memories/quota.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "../memories/schedule-maintenance.js";
 import { type WrittenVersion, writeMemoryVersions } from "../memories/write-memory-version.js";
 import type { Database } from "../store/database.js";
+import type { ChunkVectorRow } from "../vectors/chunk-vector-schema.js";
 import { createGroupCommit, type Settled } from "../vectors/group-commit.js";
 import {
   type Decision,
@@ -39,6 +41,7 @@ class JoinNextBatch extends Error {}
 /**
  * decideAlone's transaction, shared by the concurrent writes of one tenant (issue #23: a bulk load paid
  * a transaction — begin, tenant binding, lock, check, inserts, commit and its WAL flush — per memory).
+ * Its members' vectors go into LanceDB before it commits, so their rows commit indexed (ADR 0330).
  * Each member keeps its own outcome: unchanged, written, or its own quota error. One member's failure
  * that aborts the transaction (its embedding, a database error) sends every member through a
  * transaction of its own, so the failure reaches its writer only. While one batch of a tenant commits,
@@ -113,8 +116,9 @@ async function decideInOneTransaction(
   tenantId: string,
   members: readonly Member[],
 ): Promise<Settled<Decision>[]> {
-  const { db } = (members[0] as Member).deps;
-  return db.withTenant(tenantId, async (tx) => {
+  const { db, vectors } = (members[0] as Member).deps;
+  const stored: { space: string; version: number; rows: number }[] = [];
+  const decided = await db.withTenant(tenantId, async (tx) => {
     // Every member's title lock, then their identical checks: two statements in one round trip.
     const requests = members.map((m) => m.pending.request);
     const deduped = requests.filter((r) => r.dedupe);
@@ -150,15 +154,40 @@ async function decideInOneTransaction(
         const { deps, pending } = members[n] as Member;
         return newVersion(deps, pending.request, pending.chunks ?? []);
       }),
+      { vectorsStored: true },
     );
+    const rowsBySpace = new Map<string, ChunkVectorRow[]>();
     for (const [i, { n, used: after }] of writing.entries()) {
+      const { deps, pending } = members[n] as Member;
       // An embedding failure rejects here and rolls the whole batch back (writeBatch retries alone).
-      const vectors = await ((members[n] as Member).pending.embedding as Promise<Float32Array[]>);
-      outcomes[n] = {
-        ok: true,
-        value: { kind: "written", written: written[i] as WrittenVersion, vectors, used: after },
-      };
+      const vectors = await (pending.embedding as Promise<Float32Array[]>);
+      const version = written[i] as WrittenVersion;
+      const rows = rowsBySpace.get(deps.embedder.id) ?? [];
+      rowsBySpace.set(deps.embedder.id, rows);
+      version.chunkIds.forEach((chunkId, c) => {
+        rows.push({
+          chunkId,
+          memoryId: version.memoryId,
+          vector: vectors[c] ?? new Float32Array(0),
+          validFrom: version.validFrom,
+          validTo: null,
+        });
+      });
+      outcomes[n] = { ok: true, value: { kind: "indexed", written: version, used: after } };
+    }
+    // The vectors before the commit, so the rows commit indexed and no update follows (issue #23: the
+    // indexed mark's statement was a quarter of a bulk load's PostgreSQL time, and its row versions
+    // vacuum's work). A failure here rolls the batch back and its members go alone (finishIndexing);
+    // a crash or a lost COMMIT after it leaves vectors without chunks, which reconcile removes.
+    for (const [space, rows] of rowsBySpace) {
+      const { version } = await vectors.upsert(tenantId, space, rows);
+      stored.push({ space, version, rows: rows.length });
     }
     return outcomes;
   });
+  // As finishIndexing asks after each write: maintenance when the table is due (never the write's failure).
+  for (const { space, version, rows } of stored) {
+    await requestVectorMaintenance(db.sql, tenantId, space, version, rows).catch(ignoreMaintenanceError);
+  }
+  return decided;
 }

@@ -36,8 +36,8 @@ export interface NewMemoryOutcome {
  * The write path shared by store_memory, upload_document and POST /api/documents (DESIGN "Ingest"):
  * one transaction with the title lock, the identical-content check, the quota check and the inserts
  * (memory, chunks, outbox event — or, for large content, the row plus its job), shared by concurrent
- * writes of the tenant where it can be (decide-writes-together.ts); then LanceDB and status indexed;
- * then the upsert-by-title swap. Embedding runs while that transaction locks, checks
+ * writes of the tenant where it can be (decide-writes-together.ts, which also stores the vectors
+ * before its commit); otherwise LanceDB and status indexed after it; then the upsert-by-title swap. Embedding runs while that transaction locks, checks
  * and inserts (PostgreSQL computes the tsvectors on its own core meanwhile), and the transaction only
  * commits once every vector exists: an embedding failure rolls it back, so nothing half-written is
  * ever visible, and the pipeline costs little more than the embedder itself.
@@ -84,10 +84,16 @@ export async function writeNewMemory(
       quota: quotaOf(await used, limits),
     };
   }
-  const { written, vectors } = decision;
+  const { written } = decision;
   const [count] = await Promise.all([
     used,
-    finishIndexing(deps, tenantId, written, { chunks: chunks ?? [], vectors, space: deps.embedder.id }),
+    decision.kind === "written"
+      ? finishIndexing(deps, tenantId, written, {
+          chunks: chunks ?? [],
+          vectors: decision.vectors,
+          space: deps.embedder.id,
+        })
+      : undefined,
   ]);
   const replaced = request.upsertByTitle
     ? await replaceDocumentsByTitle(deps, tenantId, written.memoryId)

@@ -31,11 +31,13 @@ export async function insertChunks(
  * occurrences — BM25's document length. Validity is copied from each version so recall filters chunks
  * without a join. One statement also means one run of the BM25 statistics trigger for all of them
  * (migration 0030: its per-statement work was most of a one-chunk memory's PostgreSQL time, issue #23).
- * Returns each version's chunk ids in ordinal order.
+ * Returns each version's chunk ids in ordinal order. `vectorStored`: the caller writes the vectors
+ * before this transaction commits (a shared batch, decide-writes-together.ts), so no update follows.
  */
 export async function insertVersionsChunks(
   tx: TransactionSql,
   versions: readonly OwnedChunks[],
+  options: { readonly vectorStored?: boolean } = {},
 ): Promise<string[][]> {
   const rows = versions.flatMap(({ owner, chunks }) => chunks.map((chunk) => ({ owner, chunk })));
   const tenantId = versions[0]?.owner.tenantId;
@@ -45,11 +47,11 @@ export async function insertVersionsChunks(
   }
   const inserted = await tx<{ id: string; memory_id: string; ordinal: number }[]>`
     insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count,
-                        tsv, lexeme_count, valid_from, valid_to)
+                        tsv, lexeme_count, valid_from, valid_to, vector_stored)
     select ${tenantId}, c.memory_id, c.ordinal, c.content, c.char_start, c.char_end,
            c.token_count, v.tsv,
            (select coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) from unnest(v.tsv) u)::int,
-           coalesce(c.valid_from, now()), c.valid_to
+           coalesce(c.valid_from, now()), c.valid_to, ${options.vectorStored === true}
     from unnest(${tx.array(rows.map((r) => r.owner.memoryId))}::uuid[],
                 ${tx.array(rows.map((r) => r.owner.validFrom?.toISOString() ?? null))}::timestamptz[],
                 ${tx.array(rows.map((r) => r.owner.validTo?.toISOString() ?? null))}::timestamptz[],

@@ -42,11 +42,14 @@ export async function writeMemoryVersion(
 /**
  * writeMemoryVersion for several versions of one tenant at once (a batch of concurrent writes): one
  * round trip for all of it — each statement is sent before the previous one answered, and the
- * connection runs them in order — and one chunk statement for every version's chunks.
+ * connection runs them in order — and one chunk statement for every version's chunks. With
+ * `vectorsStored` the rows are written indexed and their chunks vector_stored: for a caller that
+ * stores the vectors before its transaction commits.
  */
 export async function writeMemoryVersions(
   tx: TransactionSql,
   inputs: readonly MemoryVersionInput[],
+  options: { readonly vectorsStored?: boolean } = {},
 ): Promise<WrittenVersion[]> {
   // A batch whose members were all identical or over the limit writes nothing.
   if (inputs.length === 0) return [];
@@ -55,7 +58,7 @@ export async function writeMemoryVersions(
     inputs.map((input) => ({
       input,
       state: {
-        status: "queued",
+        status: options.vectorsStored === true ? "indexed" : "queued",
         chunksWritten: input.prepared.chunks.length,
         embeddingSpace: input.prepared.space,
       },
@@ -72,6 +75,7 @@ export async function writeMemoryVersions(
       },
       chunks: input.prepared.chunks,
     })),
+    { vectorStored: options.vectorsStored === true },
   );
   const tenantId = inputs[0]?.tenantId ?? "";
   const events = insertOutboxEvents(

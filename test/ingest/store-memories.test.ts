@@ -1,5 +1,8 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import test from "ava";
+import { vectorTableName } from "../../core/vectors/vector-table-name.js";
 import type { StoreMemoriesResponse } from "../../gen/memory/v1/ingest_service_pb.js";
 import { IndexStatus, MemoryType } from "../../gen/memory/v1/memory_pb.js";
 import type { TestService } from "../helpers/test-service.js";
@@ -86,6 +89,64 @@ test("a batch stores every entry as StoreMemory would: indexed, chunked, vectors
   t.is(recall.status, 200, recall.text);
   t.is((recall.body as { hits: { memoryId: string }[] }).hits[0]?.memoryId, memories[0]?.memoryId);
 });
+
+test("entries written together commit indexed with their vectors, in one transaction, never updated after", async (t) => {
+  // Issue 23 / ADR 0330: a shared transaction stores its members' vectors before it commits, so the
+  // rows are written indexed — the separate indexed mark (an update of every row) is gone.
+  const tenant = await service.createTenant();
+  const entries = Array.from({ length: 6 }, (_, i) => ({
+    title: `Eintrag ${i}`,
+    content: `Notiz Nummer ${i}: der Zählerstand im Keller war ${1000 + i * 37} Kilowattstunden.`,
+  }));
+  const { results } = await ingestClient(service, tenant.token).storeMemories({ memories: entries });
+  t.true(results.every((r) => stored(r)?.status === IndexStatus.INDEXED));
+  const rows = await service.storage.db.sql<
+    { status: string; written_by: string; untouched: boolean; chunks_stored: boolean }[]
+  >`
+    select m.status, m.xmin::text as written_by, m.updated_at = m.created_at as untouched,
+           bool_and(c.vector_stored and c.xmin = m.xmin) as chunks_stored
+    from memories m join chunks c on c.memory_id = m.id
+    where m.tenant_id = ${tenant.tenantId}
+    group by m.id`;
+  t.is(rows.length, 6);
+  t.true(rows.every((r) => r.status === "indexed" && r.untouched && r.chunks_stored));
+  t.true(new Set(rows.map((r) => r.written_by)).size < 6, "at least two entries shared a transaction");
+  t.is(await service.storage.vectors.count(tenant.tenantId, service.models.embedder.id), 6);
+});
+
+test.serial(
+  "a LanceDB failure in a shared transaction rolls it back; each entry then fails on its own",
+  async (t) => {
+    const tenant = await service.createTenant();
+    // A plain file where the tenant's table directory would go: LanceDB cannot create the table.
+    const table = vectorTableName(tenant.tenantId, service.models.embedder.id);
+    await writeFile(join(service.storage.vectors.uri, `${table}.lance`), "not a table");
+    const { results } = await ingestClient(service, tenant.token).storeMemories({
+      memories: [
+        { title: "Platte", content: "Die Festplatte ist voll." },
+        { title: "Speicher", content: "Der Arbeitsspeicher reicht nicht." },
+      ],
+    });
+    t.is(results.length, 2);
+    for (const result of results) {
+      const error = refused(result);
+      t.is(error?.code, Code.Internal);
+      t.is(error?.info?.reason, "ingest_failed");
+    }
+    // Each is recorded failed by its own write (not left half-written by the rolled-back batch).
+    const rows = await service.storage.db.sql<{ status: string; chunks: number; stored: number }[]>`
+    select m.status, count(c.id)::int as chunks, count(c.id) filter (where c.vector_stored)::int as stored
+    from memories m left join chunks c on c.memory_id = m.id
+    where m.tenant_id = ${tenant.tenantId} group by m.id`;
+    t.deepEqual(
+      rows.map((r) => [r.status, r.stored]),
+      [
+        ["failed", 0],
+        ["failed", 0],
+      ],
+    );
+  },
+);
 
 test("each entry keeps its own outcome: content required, too large, byte-identical twin, the rest stored", async (t) => {
   const tenant = await service.createTenant();
