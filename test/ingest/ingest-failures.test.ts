@@ -136,6 +136,38 @@ test.serial("a LanceDB write failure fails with ingest_failed and leaves the mem
   t.true((await readChunks(service, row?.id ?? "")).every((c) => !c.vector_stored));
 });
 
+test.serial(
+  "a batch entry the provider refuses (400) fails alone; the other entries are stored",
+  async (t) => {
+    // StoreMemories' entries reach the HTTP provider merged into one request (coalesce-embed-calls.ts):
+    // a refusal that one text can cause is tried per entry, so one bad entry does not fail the batch.
+    const tenant = await service.createTenant();
+    answer = (inputs) =>
+      inputs.some((input) => input.includes("Giftiger Text"))
+        ? { status: 400, json: { error: { message: "input rejected" } } }
+        : { json: embeddingsReply(inputs, DIM) };
+    const { results } = await ingestClient(service, tenant.token).storeMemories({
+      memories: [
+        { title: "Gut eins", content: "Der Wasserhahn tropft seit Montag." },
+        { title: "Schlecht", content: "Giftiger Text, den der Anbieter ablehnt." },
+        { title: "Gut zwei", content: "Die Heizung läuft wieder." },
+      ],
+    });
+    t.deepEqual(
+      results.map((r) => r.outcome.case),
+      ["memory", "error", "memory"],
+    );
+    const refused = results[1]?.outcome.case === "error" ? results[1].outcome.value : undefined;
+    t.is(refused?.info?.reason, "provider_error");
+    for (const i of [0, 2]) {
+      const memory = results[i]?.outcome.case === "memory" ? results[i].outcome.value : undefined;
+      t.is(memory?.status, IndexStatus.INDEXED);
+    }
+    t.is(await service.storage.vectors.count(tenant.tenantId, `http:fake-embedder:${DIM}`), 2);
+    t.is((await memoriesTitled(service, tenant.tenantId, "Schlecht"))[0]?.status, "failed");
+  },
+);
+
 test.serial("a queued document whose provider refuses it (400) is marked failed by the worker", async (t) => {
   const tenant = await service.createTenant();
   answer = () => ({ status: 400, json: { error: "input too long" } });

@@ -2,7 +2,7 @@ import test from "ava";
 import { coalesceEmbedCalls } from "../../core/models/coalesce-embed-calls.js";
 import { createPooledEmbedder } from "../../core/models/create-pooled-embedder.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../../core/models/embedding-provider.js";
-import { ProviderError } from "../../core/models/provider-error.js";
+import { ProviderError, type ProviderErrorReason } from "../../core/models/provider-error.js";
 import { burn } from "../helpers/cpu-bound-embedder.js";
 
 // StoreMemories' entries each start an embedding on an immediate of their own; merged per turn of
@@ -57,8 +57,14 @@ test("merged, a worker pool gets one call per turn: 60 entries pass a queue of 8
   await pool.close?.();
 });
 
-/** Records each call; a text's vector says its purpose and text length. */
-function recordingEmbedder(calls: { texts: readonly string[]; purpose: EmbedPurpose }[]): EmbeddingProvider {
+/**
+ * Records each call; a text's vector says its purpose and text length. A call holding the text "fail"
+ * fails with `failure` (the whole call, as a provider answering 400 or 503 does).
+ */
+function recordingEmbedder(
+  calls: { texts: readonly string[]; purpose: EmbedPurpose }[],
+  failure: ProviderErrorReason = "unavailable",
+): EmbeddingProvider {
   return {
     id: "recording",
     dim: 2,
@@ -66,7 +72,7 @@ function recordingEmbedder(calls: { texts: readonly string[]; purpose: EmbedPurp
     async embed(texts, purpose) {
       calls.push({ texts, purpose });
       if (texts.includes("fail"))
-        throw new ProviderError("down", { provider: "recording", reason: "unavailable" });
+        throw new ProviderError("refused", { provider: "recording", reason: failure });
       return texts.map((text) => Float32Array.of(purpose === "query" ? 1 : 0, text.length));
     },
   };
@@ -94,16 +100,38 @@ test("calls of one turn become one call per purpose; each caller gets its own ve
   t.is(calls.length, 3);
 });
 
-test("a failing merged call fails every caller in it with the provider's error", async (t) => {
-  const merged = coalesceEmbedCalls(recordingEmbedder([]));
+test("a merged call the provider refuses for one text is tried per caller: only that caller fails", async (t) => {
+  // StoreMemories with an HTTP provider: one entry the provider refuses (400, too long) must not fail
+  // the other 99 entries merged into the same request.
+  const calls: { texts: readonly string[]; purpose: EmbedPurpose }[] = [];
+  const merged = coalesceEmbedCalls(recordingEmbedder(calls, "rejected"));
+  const [ok, refused, alsoOk] = await Promise.allSettled([
+    merged.embed(["ok"], "passage"),
+    merged.embed(["fail"], "passage"),
+    merged.embed(["fine", "too"], "passage"),
+  ]);
+  t.deepEqual(ok, { status: "fulfilled", value: [Float32Array.of(0, 2)] });
+  t.is(refused.status, "rejected");
+  if (refused.status === "rejected") t.is((refused.reason as ProviderError).reason, "rejected");
+  t.deepEqual(alsoOk, { status: "fulfilled", value: [Float32Array.of(0, 4), Float32Array.of(0, 3)] });
+  t.deepEqual(
+    calls.map((c) => c.texts),
+    [["ok", "fail", "fine", "too"], ["ok"], ["fail"], ["fine", "too"]],
+  );
+});
+
+test("an outage fails every caller of the merged call at once, without a request per caller", async (t) => {
+  const calls: { texts: readonly string[]; purpose: EmbedPurpose }[] = [];
+  const merged = coalesceEmbedCalls(recordingEmbedder(calls, "unavailable"));
   const results = await Promise.allSettled([
     merged.embed(["ok"], "passage"),
     merged.embed(["fail"], "passage"),
   ]);
   for (const result of results) {
     t.is(result.status, "rejected");
-    if (result.status === "rejected") t.true(result.reason instanceof ProviderError);
+    if (result.status === "rejected") t.is((result.reason as ProviderError).reason, "unavailable");
   }
+  t.is(calls.length, 1);
 });
 
 test("an embedder that keeps calls apart (the built-in one on the calling thread) is used as it is", (t) => {
