@@ -18,6 +18,7 @@ import { loadModels } from "../core/models/load-models.js";
 import { padToStoredDim } from "../core/models/pad-to-stored-dim.js";
 import { EF_CONSTRUCTION } from "../core/vectors/maintain-vector-table.js";
 import { openVectorStore } from "../core/vectors/vector-store.js";
+import { currentVectorRows } from "./current-vector-rows.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
@@ -59,18 +60,9 @@ for (const setting of values.settings.split(",")) {
   try {
     const tenant = randomUUID();
     for (let i = 0; i < ROWS; i += 1_000)
-      await store.upsert(
-        tenant,
-        embedder.id,
-        vectors.slice(i, i + 1_000).map((vector) => ({
-          chunkId: randomUUID(),
-          memoryId: randomUUID(),
-          vector,
-          validFrom: new Date(),
-          validTo: null,
-        })),
-        { readBack: false },
-      );
+      await store.upsert(tenant, embedder.id, currentVectorRows(vectors.slice(i, i + 1_000)), {
+        readBack: false,
+      });
     const table = await store.openTable(tenant, embedder.id);
     if (!table) throw new Error("no table");
     await table.optimize();

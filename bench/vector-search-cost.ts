@@ -17,6 +17,7 @@ import { loadModels } from "../core/models/load-models.js";
 import { padToStoredDim } from "../core/models/pad-to-stored-dim.js";
 import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { openVectorStore } from "../core/vectors/vector-store.js";
+import { currentVectorRows } from "./current-vector-rows.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
@@ -93,18 +94,7 @@ try {
   const append = async (start: number, count: number) => {
     const texts = Array.from({ length: count }, (_, i) => corpus.chunk(start + i));
     const vectors = await embedder.embed(texts, "passage");
-    await store.upsert(
-      tenant,
-      embedder.id,
-      vectors.map((vector) => ({
-        chunkId: randomUUID(),
-        memoryId: randomUUID(),
-        vector,
-        validFrom: new Date(),
-        validTo: null,
-      })),
-      { readBack: false },
-    );
+    await store.upsert(tenant, embedder.id, currentVectorRows(vectors), { readBack: false });
   };
   for (let start = 0; start < ROWS; start += 500) await append(start, Math.min(500, ROWS - start));
   const maintained = await maintainVectorTable(store, tenant, embedder.id);
