@@ -37,10 +37,11 @@ export interface NewMemoryOutcome {
  * one transaction with the title lock, the identical-content check, the quota check and the inserts
  * (memory, chunks, outbox event — or, for large content, the row plus its job), shared by concurrent
  * writes of the tenant where it can be (decide-writes-together.ts, which also stores the vectors
- * before its commit); otherwise LanceDB and status indexed after it; then the upsert-by-title swap. Embedding runs while that transaction locks, checks
- * and inserts (PostgreSQL computes the tsvectors on its own core meanwhile), and the transaction only
- * commits once every vector exists: an embedding failure rolls it back, so nothing half-written is
- * ever visible, and the pipeline costs little more than the embedder itself.
+ * before its commit); otherwise LanceDB and status indexed after it; then the upsert-by-title swap.
+ * Embedding runs while that transaction locks, checks and inserts (PostgreSQL computes the tsvectors
+ * on its own core meanwhile), and the transaction only commits once every vector exists: an
+ * embedding failure rolls it back, so nothing half-written is ever visible, and the pipeline costs
+ * little more than the embedder itself.
  */
 export async function writeNewMemory(
   deps: WriteNewMemoryDeps,
