@@ -121,7 +121,6 @@ async function runClient(job: {
     after,
     job.contents.length,
   );
-  if (process.env.SHOW_THREADS) process.stderr.write(`${JSON.stringify(threadsMs)}\n`);
   const clientMs = Math.round((result.cpuMs / job.contents.length) * 100) / 100;
   return {
     chunks: result.chunks,

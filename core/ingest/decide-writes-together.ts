@@ -1,3 +1,4 @@
+import { vectorRowsOf } from "../memories/finish-indexing.js";
 import { countMemories, lockTenantQuota, memoryLimitReached } from "../memories/quota.js";
 import { ignoreMaintenanceError, requestVectorMaintenance } from "../memories/schedule-maintenance.js";
 import { type WrittenVersion, writeMemoryVersions } from "../memories/write-memory-version.js";
@@ -164,15 +165,7 @@ async function decideInOneTransaction(
       const version = written[i] as WrittenVersion;
       const rows = rowsBySpace.get(deps.embedder.id) ?? [];
       rowsBySpace.set(deps.embedder.id, rows);
-      version.chunkIds.forEach((chunkId, c) => {
-        rows.push({
-          chunkId,
-          memoryId: version.memoryId,
-          vector: vectors[c] ?? new Float32Array(0),
-          validFrom: version.validFrom,
-          validTo: null,
-        });
-      });
+      rows.push(...vectorRowsOf(version, vectors));
       outcomes[n] = { ok: true, value: { kind: "indexed", written: version, used: after } };
     }
     // The vectors before the commit, so the rows commit indexed and no update follows (issue #23: the

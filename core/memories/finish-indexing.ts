@@ -1,7 +1,7 @@
 import type { Logger } from "../../config/logger.js";
 import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
-import type { VectorStore } from "../vectors/vector-store.js";
+import type { ChunkVectorRow, VectorStore } from "../vectors/vector-store.js";
 import { failureDetail, indexingError } from "./indexing-errors.js";
 import { markMemoryFailed } from "./mark-memory-failed.js";
 import type { IndexingHooks } from "./memory-deps.js";
@@ -33,13 +33,7 @@ export async function finishIndexing(
     const { version } = await deps.vectors.upsert(
       tenantId,
       prepared.space,
-      written.chunkIds.map((chunkId, i) => ({
-        chunkId,
-        memoryId: written.memoryId,
-        vector: prepared.vectors[i] ?? new Float32Array(0),
-        validFrom: written.validFrom,
-        validTo: null,
-      })),
+      vectorRowsOf(written, prepared.vectors),
     );
     await deps.hooks?.afterVectorsStored?.(written.memoryId);
     await Promise.all([
@@ -52,6 +46,17 @@ export async function finishIndexing(
     await failIndexing(deps, tenantId, written.memoryId, error);
     throw indexingError(written.memoryId, error);
   }
+}
+
+/** The LanceDB rows of a written version's chunks: their vectors, in ordinal order, current. */
+export function vectorRowsOf(written: WrittenVersion, vectors: readonly Float32Array[]): ChunkVectorRow[] {
+  return written.chunkIds.map((chunkId, i) => ({
+    chunkId,
+    memoryId: written.memoryId,
+    vector: vectors[i] ?? new Float32Array(0),
+    validFrom: written.validFrom,
+    validTo: null,
+  }));
 }
 
 /**
