@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { createBuiltinEmbedder } from "../../core/models/builtin/create-builtin-embedder.js";
-import { DEFAULT_DICTIONARY_DIRECTORY } from "../../core/models/lexicon/load-lexicon.js";
+import { DEFAULT_DICTIONARY_DIRECTORY, loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 
 /**
  * Cross-lingual behaviour with the real FreeDict dictionaries Debian installs (dict-freedict-deu-eng,
@@ -111,4 +111,23 @@ realTest("the same German question in other words still meets the English passag
     const [query] = await embedder.embed([question], "query");
     t.true(cosine(query, passage) > cosine(query, unrelated) + 0.05, question);
   }
+});
+
+realTest("an English phrase the dictionary knows as one German compound meets that compound", async (t) => {
+  const embedder = await sharedEmbedder();
+  // "national anthem" → Nationalhymne: only the phrase's own entry gives the compound (word by word:
+  // national + Hymne). The embedder looks a pair up only when its first word starts some phrase.
+  const { lexicon } = await loadLexicon({ cacheDirectory: CACHE_DIRECTORY });
+  t.true(lexicon.startsPhrase("national", "en2de"));
+  t.false(lexicon.startsPhrase("anthem", "en2de"));
+  t.true(lexicon.has("national anthem", "en2de"));
+  const [query] = await embedder.embed(["the national anthem"], "query");
+  const [compound, words] = await embedder.embed(
+    ["Die Nationalhymne wurde gespielt.", "Eine nationale Hymne wurde gespielt."],
+    "passage",
+  );
+  const [reversed] = await embedder.embed(["the anthem national"], "query");
+  t.true(cosine(query, compound) > cosine(reversed, compound) + 0.05, "the phrase adds the compound");
+  // Word by word the two passages are even ("national" ≈ "nationale", "anthem" → Hymne); the phrase decides.
+  t.true(cosine(query, compound) > cosine(query, words));
 });

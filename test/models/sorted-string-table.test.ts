@@ -59,6 +59,29 @@ test("every key, and every probe, is answered as a Map of the kept entries answe
   t.pass();
 });
 
+test("a prefix is reported exactly when some kept key starts with it", (t) => {
+  fc.assert(
+    fc.property(
+      fc.dictionary(key, key, { maxKeys: 50 }),
+      fc.array(key, { maxLength: 30 }),
+      (record, probes) => {
+        const entries = new Map(Object.entries(record));
+        const table = buildSortedStringTable(entries);
+        const stored = [...table.bytes.toString("utf8").split("\n")].filter((line) => line.length > 0);
+        const keys = stored.map((line) => line.slice(0, line.indexOf("\t")));
+        // Probes without surrogates (a lone one is looked up as U+FFFD, as `get` does): prefixes of keys too.
+        const candidates = [...probes, ...keys.map((k) => k.slice(0, Math.ceil(k.length / 2))), ...keys];
+        for (const probe of candidates.filter((p) => !/[\uD800-\uDFFF]/.test(p))) {
+          if (table.hasKeyStartingWith(probe) !== keys.some((k) => k.startsWith(probe))) return false;
+        }
+        return true;
+      },
+    ),
+    { numRuns: 300 },
+  );
+  t.pass();
+});
+
 test("German words and phrases are found; a prefix, an extension or another case is not", (t) => {
   const table = buildSortedStringTable(
     new Map([
@@ -76,4 +99,8 @@ test("German words and phrases are found; a prefix, an extension or another case
   t.false(table.has("straßen"));
   t.false(table.has("Straße"));
   t.false(table.has("national anthems and more words than any key has"));
+  t.true(table.hasKeyStartingWith("national "));
+  t.true(table.hasKeyStartingWith("über"));
+  t.false(table.hasKeyStartingWith("nationalhymne"));
+  t.false(table.hasKeyStartingWith("zz"));
 });

@@ -19,6 +19,7 @@ import {
 } from "./builtin-embedder-settings.js";
 import { extractTextFeatures, type FeatureContext } from "./extract-text-features.js";
 import { blockLayout, projectFeatures } from "./project-features.js";
+import { createWordFactsLookup } from "./word-facts.js";
 import { createWordIdf } from "./word-idf.js";
 import { createWordTranslator } from "./word-translator.js";
 
@@ -57,12 +58,15 @@ function shortHash(text: string): string {
 /** Everything feature extraction needs, with empty caches (also used by the bench's diagnostics). */
 export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedderSettings): FeatureContext {
   const idf = createWordIdf(lexicon);
+  const analyze = createWordAnalyzer(lexicon, idf);
+  const translator = createWordTranslator(lexicon, idf, settings);
   return {
     settings,
     lexicon,
     idf,
-    analyze: createWordAnalyzer(lexicon, idf),
-    translator: createWordTranslator(lexicon, idf, settings),
+    analyze,
+    translator,
+    facts: createWordFactsLookup({ settings, lexicon, analyze, translator }),
   };
 }
 

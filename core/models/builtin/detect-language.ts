@@ -10,33 +10,57 @@ import { decompoundGerman } from "../lexicon/decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 
-const GERMAN_LETTERS = /[äöüß]/;
+export const GERMAN_LETTERS = /[äöüß]/;
 /** A margin of function words this large is decisive; below it the dictionary is asked as well. */
 const CLEAR_MARGIN = 2;
 const DICTIONARY_VOTE = 0.5;
 
-export function detectLanguage(words: readonly string[], lexicon: Lexicon): LexiconLanguage {
+/** What detection knows of one word; the embedder's word facts (word-facts.ts) keep it per word. */
+export interface LanguageClues {
+  readonly germanStopword: boolean;
+  readonly englishStopword: boolean;
+  readonly germanLetters: boolean;
+  /** 1 German, −1 English, 0 undecided — by the dictionaries; asked only when function words do not settle it. */
+  dictionaryVote(): number;
+}
+
+/** The dictionaries' vote on one word (`LanguageClues.dictionaryVote`). */
+export function dictionaryVote(word: string, lexicon: Lexicon): number {
+  const isGerman = lexicon.has(word, "de2en");
+  const isEnglish = lexicon.has(word, "en2de");
+  if (isGerman !== isEnglish) return isGerman ? 1 : -1;
+  if (isGerman) return 0;
+  return decompoundGerman(word, (part) => lexicon.has(part, "de2en")) !== undefined ? 1 : 0;
+}
+
+export function languageClues(word: string, lexicon: Lexicon): LanguageClues {
+  return {
+    germanStopword: STOPWORDS.de.has(word),
+    englishStopword: STOPWORDS.en.has(word),
+    germanLetters: GERMAN_LETTERS.test(word),
+    dictionaryVote: () => dictionaryVote(word, lexicon),
+  };
+}
+
+/** The language of a text whose words gave these clues. */
+export function decideLanguage(words: readonly LanguageClues[]): LexiconLanguage {
   let german = 0;
   let english = 0;
   for (const word of words) {
-    if (STOPWORDS.de.has(word)) german++;
-    if (STOPWORDS.en.has(word)) english++;
-    if (GERMAN_LETTERS.test(word)) german += 0.5;
+    if (word.germanStopword) german++;
+    if (word.englishStopword) english++;
+    if (word.germanLetters) german += 0.5;
   }
   if (Math.abs(german - english) < CLEAR_MARGIN) {
     for (const word of words) {
-      const isGerman = lexicon.has(word, "de2en");
-      const isEnglish = lexicon.has(word, "en2de");
-      if (isGerman && !isEnglish) german += DICTIONARY_VOTE;
-      if (isEnglish && !isGerman) english += DICTIONARY_VOTE;
-      if (
-        !isGerman &&
-        !isEnglish &&
-        decompoundGerman(word, (part) => lexicon.has(part, "de2en")) !== undefined
-      ) {
-        german += DICTIONARY_VOTE;
-      }
+      const vote = word.dictionaryVote();
+      if (vote > 0) german += DICTIONARY_VOTE;
+      else if (vote < 0) english += DICTIONARY_VOTE;
     }
   }
   return german > english ? "de" : "en";
+}
+
+export function detectLanguage(words: readonly string[], lexicon: Lexicon): LexiconLanguage {
+  return decideLanguage(words.map((word) => languageClues(word, lexicon)));
 }

@@ -1,6 +1,9 @@
 /**
- * Sparse features of one text before hashing, grouped in blocks that get their own dimension ranges:
- * name → (term frequency, weight). Frequencies add up and are damped at the end (sublinear tf: a word said
+ * Sparse features of one text, grouped in blocks that get their own dimension ranges: feature hash
+ * (feature-hash.ts `featureHash` of the name) → (term frequency, weight). Keyed by hash, not name: the
+ * projection needs only the hash, and the embedder remembers each word's hashes (word-facts.ts). Two
+ * names of one text with the same 32-bit hash would share an entry; they share their dimensions and
+ * signs anyway. Frequencies add up and are damped at the end (sublinear tf: a word said
  * five times is not five times as relevant); the weight of a feature is the largest any occurrence brought
  * (channel weight × idf).
  */
@@ -13,7 +16,7 @@ export interface FeatureValue {
 export type FeatureBlock = "de" | "en" | "ngrams";
 
 export class FeatureBag {
-  readonly blocks: Record<FeatureBlock, Map<string, FeatureValue>> = {
+  readonly blocks: Record<FeatureBlock, Map<number, FeatureValue>> = {
     de: new Map(),
     en: new Map(),
     ngrams: new Map(),
@@ -22,16 +25,16 @@ export class FeatureBag {
   /** `maxFrequency` caps the summed frequency (stop words count once, however often they occur). */
   add(
     block: FeatureBlock,
-    name: string,
+    hash: number,
     frequency: number,
     weight: number,
     maxFrequency = Number.POSITIVE_INFINITY,
   ): void {
     if (frequency <= 0 || weight <= 0) return;
     const features = this.blocks[block];
-    const current = features.get(name);
+    const current = features.get(hash);
     if (current === undefined) {
-      features.set(name, { frequency: Math.min(frequency, maxFrequency), weight });
+      features.set(hash, { frequency: Math.min(frequency, maxFrequency), weight });
     } else {
       current.frequency = Math.min(current.frequency + frequency, maxFrequency);
       current.weight = Math.max(current.weight, weight);

@@ -20,6 +20,14 @@ export function hashFeature(name: string, prefix = ""): number {
   return hash >>> 0;
 }
 
+/**
+ * The hash of a word feature (stem, translation, compound part, n-gram) as projection uses it. The
+ * prefix is historical: it keeps the embedding space of the vectors already stored.
+ */
+export function featureHash(name: string): number {
+  return hashFeature(name, "s:");
+}
+
 /** The `copy`-th further hash derived from a feature's hash (count sketch with several dimensions). */
 export function rehash(hash: number, copy: number): number {
   let mixed = (hash + Math.imul(copy, 0x9e3779b9)) >>> 0;

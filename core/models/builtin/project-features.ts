@@ -19,7 +19,7 @@
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import type { FeatureBag, FeatureBlock, FeatureValue } from "./feature-bag.js";
 import { dampFrequency } from "./feature-bag.js";
-import { hashFeature, rehash } from "./feature-hash.js";
+import { rehash } from "./feature-hash.js";
 
 interface Range {
   readonly start: number;
@@ -44,16 +44,15 @@ export function blockLayout(
 
 function addBlock(
   vector: Float32Array,
-  features: ReadonlyMap<string, FeatureValue>,
+  features: ReadonlyMap<number, FeatureValue>,
   range: Range,
   copies: number,
 ): void {
   const scale = 1 / Math.sqrt(copies);
-  // forEach, not for…of: no [name, value] entry array per feature (the embedder's hottest loop).
-  features.forEach(({ frequency, weight }, name) => {
+  // forEach, not for…of: no [hash, value] entry array per feature (the embedder's hottest loop).
+  // Block-free hashes: the German and English stem "april" are the same feature when blocks are shared.
+  features.forEach(({ frequency, weight }, hash) => {
     const value = weight * dampFrequency(frequency) * scale;
-    // Block-free names: the German and English stem "april" are the same feature when blocks are shared.
-    const hash = hashFeature(name, "s:");
     for (let copy = 0; copy < copies; copy++) {
       const copyHash = copy === 0 ? hash : rehash(hash, copy);
       const sign = (copyHash & 1) === 0 ? 1 : -1;

@@ -5,16 +5,9 @@
  * an English loan word in German text) is its own translation: "Panthers" stays panthers in both languages.
  */
 
-import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import { findTranslations } from "../lexicon/find-translations.js";
-import {
-  type Lexicon,
-  type LexiconLanguage,
-  languageIndex,
-  type Translation,
-  type TranslationDirection,
-} from "../lexicon/lexicon.js";
+import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
@@ -39,17 +32,12 @@ export interface WordTranslator {
   translate(word: string, from: LexiconLanguage): WordTranslation;
 }
 
-/** Translations kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
-const MEMO_CAPACITY = 40_000;
-
 type Settings = Pick<
   BuiltinEmbedderSettings,
   "maxTranslations" | "translationPriorExponent" | "cooccurrenceExponent" | "cognateBoost"
 >;
 
 export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: Settings): WordTranslator {
-  const memo = createBoundedMemo<WordTranslation>(MEMO_CAPACITY, 2);
-
   const ranking = {
     priorExponent: settings.translationPriorExponent,
     cooccurrenceExponent: settings.cooccurrenceExponent,
@@ -113,7 +101,8 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
     return combined.size > 0 ? { stems: best(combined), via: "compound" as const } : undefined;
   }
 
-  function translateUncached(word: string, from: LexiconLanguage): WordTranslation {
+  /** Not remembered here: the embedder keeps what it derives per word (word-facts.ts). */
+  function translate(word: string, from: LexiconLanguage): WordTranslation {
     const to: LexiconLanguage = from === "de" ? "en" : "de";
     // Keeping a share for the word itself whenever it has translations was measured and hurt every
     // cross-lingual set: most words are not shared, so the share only diluted the real translations.
@@ -123,11 +112,6 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
         via: "identity",
       }
     );
-  }
-
-  function translate(word: string, from: LexiconLanguage): WordTranslation {
-    // The word as the memo keeps it (its own copy, lib/own-string.ts): identity stems are cut from it.
-    return memo.get(word, (own) => translateUncached(own, from), languageIndex(from));
   }
 
   return { translate };

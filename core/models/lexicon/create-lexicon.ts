@@ -34,6 +34,7 @@ export function createLexicon(tables: LexiconLookups, fingerprint: string): Lexi
     fingerprint,
     translate: (word, direction) => decodeTranslations(tables.translations[direction].get(word)),
     has: (word, direction) => tables.translations[direction].has(word),
+    startsPhrase: (word, direction) => tables.translations[direction].hasKeyStartingWith(`${word} `),
     exampleFrequency,
     lemma: (word, language) => tables.lemmas[language].get(word),
   };
@@ -46,6 +47,7 @@ export function createEmptyLexicon(): Lexicon {
     fingerprint: "",
     translate: () => [],
     has: () => false,
+    startsPhrase: () => false,
     exampleFrequency: () => 0,
     lemma: () => undefined,
   };

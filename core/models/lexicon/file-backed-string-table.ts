@@ -41,6 +41,7 @@ export function openFileBackedStringTable(
   return {
     size: index.size,
     has: (key) => index.find(key) >= 0,
+    hasKeyStartingWith: (prefix) => index.hasKeyStartingWith(prefix),
     get(key) {
       const line = index.find(key);
       if (line < 0) return undefined;

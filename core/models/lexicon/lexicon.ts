@@ -31,6 +31,8 @@ export interface Lexicon {
   translate(word: string, direction: TranslationDirection): readonly Translation[];
   /** Whether the word is a headword in the given direction's source language. */
   has(word: string, direction: TranslationDirection): boolean;
+  /** Whether a multi-word headword in the given direction starts with this word ("national anthem"). */
+  startsPhrase(word: string, direction: TranslationDirection): boolean;
   /**
    * In how many of the dictionary's example sentences the lower-cased word occurs: a small general-language
    * corpus, used as a document frequency where no corpus statistics exist (the built-in embedder's idf).

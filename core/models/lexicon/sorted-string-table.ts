@@ -11,6 +11,8 @@ const NEWLINE = 0x0a;
 export interface StringLookup {
   readonly size: number;
   has(key: string): boolean;
+  /** Whether some key starts with `prefix` (the key `prefix` itself counts). */
+  hasKeyStartingWith(prefix: string): boolean;
   get(key: string): string | undefined;
 }
 
@@ -39,6 +41,8 @@ export interface SortedLinesIndex {
   readonly size: number;
   /** The line number of `key`, or -1. */
   find(key: string): number;
+  /** Whether some key starts with `prefix`: the first key not below it does, if any does. */
+  hasKeyStartingWith(prefix: string): boolean;
   /** Where line `line`'s value starts in the lines. */
   valueStart(line: number): number;
   /** Where it ends (exclusive). */
@@ -96,6 +100,21 @@ export function indexSortedLines(lines: Buffer): SortedLinesIndex {
       }
       return -1;
     },
+    hasKeyStartingWith(prefix) {
+      const wanted = Buffer.from(prefix, "utf8");
+      let low = 0;
+      let high = lineCount;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareKey(wanted, keys, keyStarts[middle] ?? 0, keyStarts[middle + 1] ?? 0) > 0)
+          low = middle + 1;
+        else high = middle;
+      }
+      if (low >= lineCount) return false;
+      const start = keyStarts[low] ?? 0;
+      if ((keyStarts[low + 1] ?? 0) - start < wanted.length) return false;
+      return compareKey(wanted, keys, start, start + wanted.length) === 0;
+    },
     valueStart,
     valueEnd: (index) => Math.max(valueStart(index), (lineStarts[index + 1] ?? 0) - 1),
   };
@@ -108,6 +127,7 @@ export function openSortedStringTable(bytes: Buffer): SortedStringTable {
     size: index.size,
     bytes,
     has: (key) => index.find(key) >= 0,
+    hasKeyStartingWith: (prefix) => index.hasKeyStartingWith(prefix),
     get(key) {
       const line = index.find(key);
       return line < 0 ? undefined : bytes.toString("utf8", index.valueStart(line), index.valueEnd(line));

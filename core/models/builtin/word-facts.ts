@@ -1,0 +1,154 @@
+/**
+ * Everything the embedder derives from one word, computed once and remembered: the clues for language
+ * detection and, per language, the features the word adds — its stem, its translations' stems, its
+ * compound parts — as feature hashes with their weights. A text's word then costs one memo lookup and no
+ * string hashing (measured 2026-12-02: the two per-word memos, the stop-word sets, the digit test and the
+ * hashing of every feature name were most of the embedder's time). Per language lazily: a German text
+ * never asks for a word's English facts. Kept compact — numbers in one array, shared empty arrays — as
+ * the memo holds up to 40k of them (issue 20).
+ */
+import { createBoundedMemo } from "../../../lib/bounded-memo.js";
+import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
+import { STOPWORDS } from "../lexicon/stopwords.js";
+import type { WordAnalyzer } from "./analyze-word.js";
+import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
+import { dictionaryVote, GERMAN_LETTERS, type LanguageClues } from "./detect-language.js";
+import { featureHash } from "./feature-hash.js";
+import type { WordTranslator } from "./word-translator.js";
+
+/** What one word adds to a text of its language (extract-text-features.ts turns it into features). */
+export interface WordFeatures {
+  readonly stopword: boolean;
+  /** Only number characters: the word itself goes to both languages' blocks. */
+  readonly digits: boolean;
+  /** A content word that starts a multi-word headword of the dictionary ("national" of "national anthem"). */
+  readonly startsPhrase: boolean;
+  /** The word's idf in this language (word-idf.ts). */
+  readonly idf: number;
+  /** The idf times the stop-word factor; ≤ 0: the word adds nothing. */
+  readonly weightedIdf: number;
+  /** `weightedIdf ** idfPower`. */
+  readonly weight: number;
+  /** Hash of the stem (of the word itself for numbers). */
+  readonly stemHash: number;
+  /**
+   * Per translation, best first, three numbers: its stem's hash, its share of the word (the shares sum
+   * to 1) and `√(weightedIdf · its idf) ** idfPower`, to be multiplied by the purpose's translation weight.
+   */
+  readonly translations: readonly number[];
+  /** Hashes of a German compound's parts' stems (one entry per part, repeats kept). */
+  readonly compoundHashes: readonly number[];
+}
+
+/** Numbers per translation in `WordFeatures.translations`. */
+export const TRANSLATION_STRIDE = 3;
+
+export interface WordFactsContext {
+  readonly settings: Pick<BuiltinEmbedderSettings, "idfPower" | "stopwordWeight" | "translationSharePower">;
+  readonly lexicon: Lexicon;
+  readonly analyze: WordAnalyzer;
+  readonly translator: WordTranslator;
+}
+
+const DIGITS = /^\p{N}+$/u;
+const NONE: readonly number[] = [];
+
+function wordFeatures(word: string, language: LexiconLanguage, context: WordFactsContext): WordFeatures {
+  const { settings, lexicon, analyze, translator } = context;
+  const stopword = STOPWORDS[language].has(word);
+  const digits = DIGITS.test(word);
+  const analysis = analyze(word, language);
+  const weightedIdf = analysis.idf * (stopword ? settings.stopwordWeight : 1);
+  let translations = NONE;
+  if (!digits && weightedIdf > 0) {
+    const translated = translator.translate(word, language).stems;
+    const power = settings.translationSharePower;
+    let total = 0;
+    for (const { share } of translated) total += share ** power;
+    const numbers: number[] = [];
+    for (const { stem, share, idf } of translated) {
+      // The geometric mean of both idfs: a rare word's translation to a common word ("Gefecht" → "fight")
+      // still counts, a common word's rare translation does not dominate.
+      numbers.push(
+        featureHash(stem),
+        share ** power / total,
+        Math.sqrt(weightedIdf * idf) ** settings.idfPower,
+      );
+    }
+    if (numbers.length > 0) translations = numbers;
+  }
+  const parts = analysis.compoundParts;
+  return {
+    stopword,
+    digits,
+    startsPhrase: !stopword && !digits && lexicon.startsPhrase(word, language === "de" ? "de2en" : "en2de"),
+    idf: analysis.idf,
+    weightedIdf,
+    weight: weightedIdf ** settings.idfPower,
+    stemHash: featureHash(digits ? word : analysis.stem),
+    translations,
+    compoundHashes: parts.length > 0 ? parts.map(featureHash) : NONE,
+  };
+}
+
+const GERMAN_STOPWORD = 1;
+const ENGLISH_STOPWORD = 2;
+const HAS_GERMAN_LETTERS = 4;
+const NO_VOTE = 2;
+
+/** One word's facts; a class, not closures per word, for the memo's sake. */
+export class WordFacts implements LanguageClues {
+  private readonly clues: number;
+  private vote = NO_VOTE;
+  private german: WordFeatures | undefined;
+  private english: WordFeatures | undefined;
+
+  constructor(
+    /** The word (the memo's own copy). */
+    readonly word: string,
+    private readonly context: WordFactsContext,
+  ) {
+    this.clues =
+      (STOPWORDS.de.has(word) ? GERMAN_STOPWORD : 0) |
+      (STOPWORDS.en.has(word) ? ENGLISH_STOPWORD : 0) |
+      (GERMAN_LETTERS.test(word) ? HAS_GERMAN_LETTERS : 0);
+  }
+
+  get germanStopword(): boolean {
+    return (this.clues & GERMAN_STOPWORD) !== 0;
+  }
+
+  get englishStopword(): boolean {
+    return (this.clues & ENGLISH_STOPWORD) !== 0;
+  }
+
+  get germanLetters(): boolean {
+    return (this.clues & HAS_GERMAN_LETTERS) !== 0;
+  }
+
+  dictionaryVote(): number {
+    if (this.vote === NO_VOTE) this.vote = dictionaryVote(this.word, this.context.lexicon);
+    return this.vote;
+  }
+
+  features(language: LexiconLanguage): WordFeatures {
+    if (language === "de") {
+      this.german ??= wordFeatures(this.word, "de", this.context);
+      return this.german;
+    }
+    this.english ??= wordFeatures(this.word, "en", this.context);
+    return this.english;
+  }
+}
+
+export type WordFactsLookup = (word: string) => WordFacts;
+
+/** Words kept (lib/bounded-memo.ts): frequent words stay, one-off words pass through. */
+const MEMO_CAPACITY = 40_000;
+
+/** A memo of word facts (one per embedder: the facts depend on its settings and lexicon). */
+export function createWordFactsLookup(context: WordFactsContext): WordFactsLookup {
+  const memo = createBoundedMemo<WordFacts>(MEMO_CAPACITY);
+  // The word as the memo keeps it (its own copy, lib/own-string.ts): the facts keep it for later languages.
+  return (word) => memo.get(word, (own) => new WordFacts(own, context));
+}
