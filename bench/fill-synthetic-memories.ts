@@ -31,10 +31,8 @@ export async function fillSyntheticMemories(
       const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
       return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
         insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                            lexeme_count, valid_from, vector_stored)
-        select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c),
-               (select coalesce(sum(cardinality(x.positions)), 0) from unnest(to_tsvector('german', c)) x)::int,
-               now(), true
+                            valid_from, vector_stored)
+        select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c), now(), true
         from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
         returning id, memory_id, valid_from`;
     });

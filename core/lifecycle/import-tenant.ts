@@ -314,14 +314,12 @@ async function writeMemories(
     { id: string; memory_id: string; ordinal: number; valid_from: Date; valid_to: Date | null }[]
   >`
     insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                        lexeme_count, valid_from, valid_to, vector_stored)
-    select ${tenantId}, r.memory_id, r.ordinal, r.content, r.char_start, r.char_end, r.token_count, v.tsv,
-           (select coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) from unnest(v.tsv) u)::int,
-           r.valid_from, r.valid_to, true
+                        valid_from, valid_to, vector_stored)
+    select ${tenantId}, r.memory_id, r.ordinal, r.content, r.char_start, r.char_end, r.token_count,
+           to_tsvector('german', r.index_text), r.valid_from, r.valid_to, true
     from jsonb_to_recordset(${tx.json(chunkRows as unknown as postgres.JSONValue)}) as r(
       memory_id uuid, ordinal int, content text, index_text text, char_start int, char_end int,
       token_count int, valid_from timestamptz, valid_to timestamptz)
-    cross join lateral (select to_tsvector('german', r.index_text) as tsv) v
     returning id, memory_id, ordinal, valid_from, valid_to`;
   const vectorOf = new Map<string, Float32Array>();
   chunkRows.forEach((c, i) => {

@@ -27,8 +27,7 @@ export async function insertChunks(
 
 /**
  * Inserts the chunks of one or more versions of one tenant in one statement: the `german` tsvector
- * (DESIGN "Storage": Snowball stemmer + stop words) and lexeme_count, the number of lexeme
- * occurrences — BM25's document length. Validity is copied from each version so recall filters chunks
+ * (DESIGN "Storage": Snowball stemmer + stop words; its positions give BM25's document length). Validity is copied from each version so recall filters chunks
  * without a join. One statement also means one run of the BM25 statistics trigger for all of them
  * (migration 0030: its per-statement work was most of a one-chunk memory's PostgreSQL time, issue #23).
  * Returns each version's chunk ids in ordinal order. `vectorStored`: the caller writes the vectors
@@ -47,11 +46,10 @@ export async function insertVersionsChunks(
   }
   const inserted = await tx<{ id: string; memory_id: string; ordinal: number }[]>`
     insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count,
-                        tsv, lexeme_count, valid_from, valid_to, vector_stored)
+                        tsv, valid_from, valid_to, vector_stored)
     select ${tenantId}, c.memory_id, c.ordinal, c.content, c.char_start, c.char_end,
-           c.token_count, v.tsv,
-           (select coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) from unnest(v.tsv) u)::int,
-           coalesce(c.valid_from, now()), c.valid_to, ${options.vectorStored === true}
+           c.token_count, to_tsvector('german', c.index_text), coalesce(c.valid_from, now()), c.valid_to,
+           ${options.vectorStored === true}
     from unnest(${tx.array(rows.map((r) => r.owner.memoryId))}::uuid[],
                 ${tx.array(rows.map((r) => r.owner.validFrom?.toISOString() ?? null))}::timestamptz[],
                 ${tx.array(rows.map((r) => r.owner.validTo?.toISOString() ?? null))}::timestamptz[],
@@ -62,7 +60,6 @@ export async function insertVersionsChunks(
                 ${tx.array(rows.map((r) => r.chunk.charEnd))}::int[],
                 ${tx.array(rows.map((r) => r.chunk.tokenCount))}::int[])
          as c(memory_id, valid_from, valid_to, ordinal, content, index_text, char_start, char_end, token_count)
-    cross join lateral (select to_tsvector('german', c.index_text) as tsv) v
     returning id, memory_id, ordinal`;
   const byMemory = new Map<string, { id: string; ordinal: number }[]>();
   for (const row of inserted) {

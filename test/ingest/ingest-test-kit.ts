@@ -129,7 +129,6 @@ export interface ChunkRow {
   id: string;
   ordinal: number;
   content: string;
-  lexeme_count: number;
   tsv: string;
   vector_stored: boolean;
   valid_from: Date;
@@ -138,7 +137,7 @@ export interface ChunkRow {
 
 export async function readChunks(service: TestService, memoryId: string): Promise<ChunkRow[]> {
   return service.storage.db.sql<ChunkRow[]>`
-    select id, ordinal, content, lexeme_count, tsv::text as tsv, vector_stored, valid_from, valid_to
+    select id, ordinal, content, tsv::text as tsv, vector_stored, valid_from, valid_to
     from chunks where memory_id = ${memoryId} order by ordinal`;
 }
 

@@ -31,8 +31,8 @@ export async function insertMemory(
             ${chunks.join("\n\n")}, sha256(convert_to(${memoryId}, 'UTF8')), 'indexed', ${validFrom}, ${validTo})`;
   const rows = await sql<{ id: string; ordinal: number }[]>`
     insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                        lexeme_count, valid_from, valid_to)
-    select ${tenantId}, ${memoryId}, (o - 1)::int, c, 0, length(c), 0, to_tsvector('german', c), 0, ${validFrom}, ${validTo}
+                        valid_from, valid_to)
+    select ${tenantId}, ${memoryId}, (o - 1)::int, c, 0, length(c), 0, to_tsvector('german', c), ${validFrom}, ${validTo}
     from unnest(${sql.array([...chunks])}::text[]) with ordinality u(c, o)
     returning id, ordinal`;
   return { memoryId, chunkIds: rows.sort((a, b) => a.ordinal - b.ordinal).map((r) => r.id) };
