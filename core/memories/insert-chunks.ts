@@ -27,8 +27,8 @@ export async function insertChunks(
 
 /**
  * Inserts the chunks of one or more versions of one tenant in one statement: the `german` tsvector
- * (DESIGN "Storage": Snowball stemmer + stop words; its positions give BM25's document length). Validity is copied from each version so recall filters chunks
- * without a join. One statement also means one run of the BM25 statistics trigger for all of them
+ * (DESIGN "Storage": Snowball stemmer + stop words; its positions give BM25's document length).
+ * Validity is copied from each version so recall filters chunks without a join. One statement also means one run of the BM25 statistics trigger for all of them
  * (migration 0030: its per-statement work was most of a one-chunk memory's PostgreSQL time, issue #23).
  * Returns each version's chunk ids in ordinal order. `vectorStored`: the caller writes the vectors
  * before this transaction commits (a shared batch, decide-writes-together.ts), so no update follows.

@@ -63,8 +63,6 @@ export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedder
   return {
     settings,
     lexicon,
-    idf,
-    analyze,
     translator,
     facts: createWordFactsLookup({ settings, lexicon, analyze, translator }),
   };

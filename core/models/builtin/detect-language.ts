@@ -10,7 +10,7 @@ import { decompoundGerman } from "../lexicon/decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 
-export const GERMAN_LETTERS = /[äöüß]/;
+const GERMAN_LETTERS = /[äöüß]/;
 /** A margin of function words this large is decisive; below it the dictionary is asked as well. */
 const CLEAR_MARGIN = 2;
 const DICTIONARY_VOTE = 0.5;

@@ -7,21 +7,18 @@
  */
 import type { EmbedPurpose } from "../embedding-provider.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
-import type { WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import { decideLanguage } from "./detect-language.js";
 import { FeatureBag } from "./feature-bag.js";
 import { featureHash } from "./feature-hash.js";
 import { tokenizeWords } from "./tokenize-words.js";
 import { TRANSLATION_STRIDE, type WordFacts, type WordFactsLookup, type WordFeatures } from "./word-facts.js";
-import type { WordIdf } from "./word-idf.js";
 import type { WordTranslator } from "./word-translator.js";
 
 export interface FeatureContext {
   readonly settings: BuiltinEmbedderSettings;
   readonly lexicon: Lexicon;
-  readonly idf: WordIdf;
-  readonly analyze: WordAnalyzer;
+  /** For phrases; a word's own translations come with its facts. */
   readonly translator: WordTranslator;
   readonly facts: WordFactsLookup;
 }

@@ -12,7 +12,7 @@ import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import type { WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
-import { dictionaryVote, GERMAN_LETTERS, type LanguageClues } from "./detect-language.js";
+import { dictionaryVote, type LanguageClues, languageClues } from "./detect-language.js";
 import { featureHash } from "./feature-hash.js";
 import type { WordTranslator } from "./word-translator.js";
 
@@ -108,10 +108,11 @@ export class WordFacts implements LanguageClues {
     readonly word: string,
     private readonly context: WordFactsContext,
   ) {
+    const clues = languageClues(word, context.lexicon);
     this.clues =
-      (STOPWORDS.de.has(word) ? GERMAN_STOPWORD : 0) |
-      (STOPWORDS.en.has(word) ? ENGLISH_STOPWORD : 0) |
-      (GERMAN_LETTERS.test(word) ? HAS_GERMAN_LETTERS : 0);
+      (clues.germanStopword ? GERMAN_STOPWORD : 0) |
+      (clues.englishStopword ? ENGLISH_STOPWORD : 0) |
+      (clues.germanLetters ? HAS_GERMAN_LETTERS : 0);
   }
 
   get germanStopword(): boolean {
