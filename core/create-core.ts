@@ -238,7 +238,7 @@ export function createCore(options: CoreOptions): Core {
   ];
 
   // Every service is built here, once per process: the gRPC server and the in-process transport
-  // both route to these same instances (one BM25 re-key scheduler per tenant and process).
+  // both route to these same instances (one BM25 index cache per process).
   const bm25Index =
     options.bm25Index?.mode === "sql"
       ? undefined
