@@ -7,6 +7,7 @@ import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
 import { readCollectionStatistics } from "./bm25/read-collection-statistics.js";
 import type { ScoredChunk } from "./bm25/scored-chunk.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
+import { searchBm25IndexedAt } from "./bm25/search-bm25-indexed-at.js";
 import {
   buildQueryTexts,
   DEFAULT_QUERY_EXPANSION,
@@ -21,7 +22,7 @@ export interface FulltextResult {
   readonly hits: ScoredChunk[];
   /** The lexemes searched (for snippets and the built-in reranker's term matching). */
   readonly terms: readonly Bm25Term[];
-  /** Whether the threshold reads or MaxScore finished the search ("at" for point-in-time). */
+  /** Which design answered: the index ("index…"), SQL ("sql…"), point in time ("index-at", "at"). */
   readonly path: string;
   /**
    * The best score any chunk could reach: Σ term weight × (k1 + 1). A hit's score over it is how much
@@ -47,7 +48,8 @@ export interface FulltextOptions {
   readonly filter?: ResolvedRecallFilter | undefined;
   /**
    * The process's derived BM25 indexes (ADR 0230); unset: the SQL design (BM25_INDEX=sql). Recall
-   * without as_of reads the index when it is current for this snapshot, SQL otherwise.
+   * reads the index when it is current for this snapshot, SQL otherwise; point-in-time recall with a
+   * filter always reads SQL.
    */
   readonly index?: Bm25IndexCache | undefined;
   /**
@@ -86,13 +88,12 @@ export async function searchFulltext(
   );
   const words = options.query.normalize("NFC").match(WORD) ?? [];
   const collectionRead = readCollectionStatistics(tx, tenantId);
+  const useIndex = options.index !== undefined && (options.asOf === undefined || options.filter === undefined);
   const [analyzed, collection, compounds, view] = await Promise.all([
     analyzeQueryTexts(tx, tenantId, texts),
     collectionRead,
     findCompoundTerms(tx, tenantId, compoundJoinCandidates(words)),
-    options.asOf === undefined && options.index !== undefined
-      ? options.index.open(tx, tenantId, async () => (await collectionRead).chunkCount)
-      : undefined,
+    useIndex ? options.index?.open(tx, tenantId, async () => (await collectionRead).chunkCount) : undefined,
   ]);
   const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
   const coverage = own.size === 0 ? 0 : [...own.values()].filter(Boolean).length / own.size;
@@ -109,6 +110,11 @@ export async function searchFulltext(
     [...weights, options.compoundJoinWeight ?? 1],
     collection.chunkCount,
   );
+  if (options.asOf !== undefined && view !== undefined) {
+    const at = await searchBm25IndexedAt(tx, tenantId, view, terms, collection, options.depth, options.asOf);
+    if (at !== undefined)
+      return { hits: at.hits, terms, path: at.path, maxScore: maxBm25Score(terms), coverage };
+  }
   if (options.asOf === undefined && view !== undefined) {
     const indexed = await searchBm25Indexed(
       tx,
@@ -123,7 +129,7 @@ export async function searchFulltext(
       return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
   }
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
-  if (options.retryWhenIndexAhead && options.asOf === undefined && options.index?.peek(tenantId))
+  if (options.retryWhenIndexAhead && useIndex && options.index?.peek(tenantId))
     throw new Bm25IndexAhead();
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
     asOf: options.asOf,

@@ -5,7 +5,8 @@ import { type ChunkLexemes, TenantBm25Index } from "../../core/recall/bm25/tenan
 
 // The mutable in-process index recall serves BM25 from (ADR 0230): after any sequence of puts
 // (new chunks, re-indexed ones), removals and compactions, its top k equals BM25 computed chunk by
-// chunk over the chunks still current — scores, order, ties by chunk id, allowed-chunk sets.
+// chunk over the chunks still current — scores, order, ties by chunk id, allowed-chunk sets, and
+// chunks valid at a point in time (valid_from at or before it).
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 const LEXEMES = ["hund", "katz", "buro", "regel", "milch", "mehl", "ei"];
@@ -16,9 +17,11 @@ function bruteForce(
   avgdl: number,
   k: number,
   allowed?: ReadonlySet<string>,
+  validAtUs?: number,
 ) {
   return [...chunks.values()]
     .filter((c) => allowed === undefined || allowed.has(c.chunkId))
+    .filter((c) => validAtUs === undefined || c.validFromUs <= validAtUs)
     .map((c) => {
       const len = c.tfs.reduce((a, b) => a + b, 0);
       const score = terms.reduce((sum, t) => {
@@ -32,7 +35,7 @@ function bruteForce(
     .slice(0, k);
 }
 
-const chunkOf = (n: number, tfs: readonly number[]): ChunkLexemes => {
+const chunkOf = (n: number, tfs: readonly number[], validFromUs = 0): ChunkLexemes => {
   const lexemes: string[] = [];
   const counts: number[] = [];
   for (const [i, tf] of tfs.entries()) {
@@ -41,7 +44,7 @@ const chunkOf = (n: number, tfs: readonly number[]): ChunkLexemes => {
       counts.push(tf);
     }
   }
-  return { chunkId: id(n), lexemes, tfs: counts };
+  return { chunkId: id(n), lexemes, tfs: counts, validFromUs };
 };
 
 const operation = fc.oneof(
@@ -49,6 +52,8 @@ const operation = fc.oneof(
     op: fc.constant("put" as const),
     chunk: fc.integer({ min: 0, max: 30 }),
     tfs: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: LEXEMES.length, maxLength: LEXEMES.length }),
+    // Microseconds around 2026 (above 2^50): the comparison must hold at µs resolution.
+    validFromUs: fc.integer({ min: 0, max: 6 }).map((n) => 1_780_000_000_000_000 + n),
   }),
   fc.record({ op: fc.constant("remove" as const), chunk: fc.integer({ min: 0, max: 30 }) }),
   fc.record({ op: fc.constant("compact" as const) }),
@@ -61,12 +66,16 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
       fc.subarray(["hund", "katz", "buro", "ei", "fehlt"], { minLength: 1 }),
       fc.integer({ min: 1, max: 12 }),
       fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 12 }), { nil: undefined }),
-      (operations, words, k, allowedNumbers) => {
+      fc.option(
+        fc.integer({ min: -1, max: 7 }).map((n) => 1_780_000_000_000_000 + n),
+        { nil: undefined },
+      ),
+      (operations, words, k, allowedNumbers, validAtUs) => {
         const index = new TenantBm25Index();
         const current = new Map<string, ChunkLexemes>();
         for (const o of operations) {
           if (o.op === "put") {
-            const chunk = chunkOf(o.chunk, o.tfs);
+            const chunk = chunkOf(o.chunk, o.tfs, o.validFromUs);
             index.put(chunk);
             current.set(chunk.chunkId, chunk);
           } else if (o.op === "remove") {
@@ -78,8 +87,11 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
         const terms = words.map((term, i) => ({ term, weight: 1 + i / 3 }));
         const avgdl = 3.5;
         const allowed = allowedNumbers === undefined ? undefined : new Set(allowedNumbers.map(id));
-        const got = index.search(terms, avgdl, k, allowed === undefined ? undefined : index.allow(allowed));
-        const want = bruteForce(current, terms, avgdl, k, allowed);
+        const got = index.search(terms, avgdl, k, {
+          allowed: allowed === undefined ? undefined : index.allow(allowed),
+          validAtUs,
+        });
+        const want = bruteForce(current, terms, avgdl, k, allowed, validAtUs);
         t.deepEqual(
           got.map((h) => h.chunkId),
           want.map((h) => h.chunkId),
@@ -93,8 +105,8 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
 
 test("compaction frees the postings of removed chunks", (t) => {
   const index = new TenantBm25Index([
-    { chunkId: id(1), lexemes: ["geheim", "hund"], tfs: [1, 2] },
-    { chunkId: id(2), lexemes: ["hund"], tfs: [1] },
+    { chunkId: id(1), lexemes: ["geheim", "hund"], tfs: [1, 2], validFromUs: 0 },
+    { chunkId: id(2), lexemes: ["hund"], tfs: [1], validFromUs: 0 },
   ]);
   index.remove(id(1));
   t.is(index.postingsOf("geheim"), 1, "a removal only marks the chunk");

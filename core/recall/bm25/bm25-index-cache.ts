@@ -35,17 +35,25 @@ export interface Bm25IndexCacheOptions {
   readonly sweepMs?: number;
 }
 
+/** Which of the current chunks a view's search may return. */
+export interface ViewRestriction {
+  /** Only these chunks (a recall filter). */
+  readonly allowedChunkIds?: Iterable<string> | undefined;
+  /** Only chunks already valid at this time (point-in-time recall: the current part of it). */
+  readonly validAt?: Date | undefined;
+}
+
 /** A tenant's index as one recall's snapshot sees it. */
 export interface Bm25IndexView {
   /**
-   * Exact top k over the chunks the snapshot sees (optionally only the given ones); undefined when
+   * Exact top k over the current chunks the snapshot sees (optionally restricted); undefined when
    * another recall has moved the shared index past this snapshot meanwhile (the caller uses SQL).
    */
   search(
     terms: readonly WeightedTerm[],
     avgdl: number,
     k: number,
-    allowedChunkIds?: Iterable<string>,
+    restriction?: ViewRestriction,
   ): ScoredChunk[] | undefined;
 }
 
@@ -190,7 +198,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
   };
 
   const viewOf = (tenantId: string, entry: Entry, snapshot: FeedSnapshot): Bm25IndexView => ({
-    search(terms, avgdl, k, allowedChunkIds) {
+    search(terms, avgdl, k, { allowedChunkIds, validAt } = {}) {
       // Between the catch-up and now, another recall may have applied transactions this one does not see.
       if (entries.get(tenantId) !== entry || !entry.feed.notAheadOf(snapshot)) {
         fellBack++;
@@ -198,7 +206,9 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       }
       served++;
       const allowed = allowedChunkIds === undefined ? undefined : entry.index.allow(allowedChunkIds);
-      return entry.index.search(terms, avgdl, k, allowed);
+      // A JavaScript Date holds milliseconds; valid_from is kept in microseconds.
+      const validAtUs = validAt === undefined ? undefined : validAt.getTime() * 1000;
+      return entry.index.search(terms, avgdl, k, { allowed, validAtUs });
     },
   });
 

@@ -96,7 +96,19 @@ interface ChunkRow {
   id: string;
   lexemes: string[];
   tfs: number[];
+  valid_from_us: number;
 }
+
+/** valid_from in µs since the epoch: below 2^53 until the year 2255, so exact as a double. */
+const validFromUs = (tx: TransactionSql) =>
+  tx`(extract(epoch from c.valid_from) * 1000000)::float8 as valid_from_us`;
+
+const lexemesOf = (r: ChunkRow): ChunkLexemes => ({
+  chunkId: r.id,
+  lexemes: r.lexemes,
+  tfs: r.tfs,
+  validFromUs: r.valid_from_us,
+});
 
 /**
  * The listed chunks as the snapshot sees them: the current ones with their lexemes, and which of them
@@ -108,7 +120,7 @@ export async function readChangedChunks(
   chunkIds: readonly string[],
 ): Promise<{ current: ChunkLexemes[]; erased: string[] }> {
   const rows = await tx<(ChunkRow & { current: boolean })[]>`
-    select c.id, c.valid_to is null as current, l.lexemes, l.tfs
+    select c.id, c.valid_to is null as current, l.lexemes, l.tfs, ${validFromUs(tx)}
     from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
     -- One primary-key lookup per id, whatever the planner thinks of the tenant's size
     -- (read-candidate-chunks.ts says why OFFSET 0).
@@ -117,7 +129,7 @@ export async function readChangedChunks(
     ) c ${chunkLexemes(tx)}`;
   const found = new Set(rows.map((r) => r.id));
   return {
-    current: rows.filter((r) => r.current).map((r) => ({ chunkId: r.id, lexemes: r.lexemes, tfs: r.tfs })),
+    current: rows.filter((r) => r.current).map(lexemesOf),
     erased: chunkIds.filter((id) => !found.has(id)),
   };
 }
@@ -129,10 +141,10 @@ export async function readCurrentChunks(
   onPage: (chunks: ChunkLexemes[]) => void,
 ): Promise<void> {
   await tx<ChunkRow[]>`
-    select c.id, l.lexemes, l.tfs
+    select c.id, l.lexemes, l.tfs, ${validFromUs(tx)}
     from chunks c ${chunkLexemes(tx)}
     where c.tenant_id = ${tenantId} and c.valid_to is null`.cursor(2_000, (page) => {
-    onPage(page.map((r) => ({ chunkId: r.id, lexemes: r.lexemes, tfs: r.tfs })));
+    onPage(page.map(lexemesOf));
   });
 }
 

@@ -10,6 +10,11 @@ export type SqlBm25Path = "sql" | "at" | "sql-filter-listed" | "sql-filter";
 export interface SqlBm25Options {
   /** Point-in-time recall: the chunks valid then instead of the current ones. */
   readonly asOf?: Date | undefined;
+  /**
+   * With asOf: only the chunks valid then that are no longer current (closed since), the part of a
+   * point-in-time recall the in-process index does not hold (search-bm25-indexed-at.ts).
+   */
+  readonly closedOnly?: boolean | undefined;
   /** Only chunks of memories matching it are ranked (ADR 0220), before the top k is cut. */
   readonly filter?: ResolvedRecallFilter | undefined;
 }
@@ -33,7 +38,7 @@ export async function searchBm25(
   k: number,
   options: SqlBm25Options = {},
 ): Promise<{ hits: ScoredChunk[]; path: SqlBm25Path }> {
-  const { asOf, filter } = options;
+  const { asOf, filter, closedOnly } = options;
   const listed =
     filter?.memoryIds !== undefined && filter.memoryIds.length <= filter.lookupMax
       ? filter.memoryIds
@@ -46,7 +51,10 @@ export async function searchBm25(
   const valid =
     asOf === undefined
       ? tx`c.valid_to is null`
-      : tx`c.valid_from <= ${asOf} and (c.valid_to is null or c.valid_to > ${asOf})`;
+      : closedOnly
+        ? // chunks_closed_idx (migration 0300): the closed chunks of the tenant, by valid_to.
+          tx`c.valid_to is not null and c.valid_to > ${asOf} and c.valid_from <= ${asOf}`
+        : tx`c.valid_from <= ${asOf} and (c.valid_to is null or c.valid_to > ${asOf})`;
   const matching =
     listed !== undefined
       ? tx`c.memory_id = any(${tx.array([...listed])}::uuid[])`

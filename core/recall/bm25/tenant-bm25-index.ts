@@ -6,10 +6,19 @@ export interface ChunkLexemes {
   readonly chunkId: string;
   readonly lexemes: readonly string[];
   readonly tfs: readonly number[];
+  /** The chunk's valid_from in microseconds since the epoch (point-in-time recall, exact to the µs). */
+  readonly validFromUs: number;
 }
 
 /** Chunks a query may return (recall filters), as a bitset over the index's chunk ordinals. */
 export type AllowedChunks = Uint32Array;
+
+/** What a search may return besides being current: filtered chunks, chunks valid at a time. */
+export interface SearchRestriction {
+  readonly allowed?: AllowedChunks | undefined;
+  /** Only chunks whose valid_from is at or before this (µs since the epoch; `as_of`). */
+  readonly validAtUs?: number | undefined;
+}
 
 interface BaseList {
   readonly docs: Int32Array;
@@ -40,6 +49,7 @@ const bit = (bits: Uint32Array, i: number) => ((bits[i >>> 5] as number) >>> (i 
 export class TenantBm25Index {
   private ids: string[] = [];
   private lengths: number[] = [];
+  private validFrom: number[] = [];
   private live = new Uint32Array(0);
   private readonly ordinalOf = new Map<string, number>();
   private base = new Map<string, BaseList>();
@@ -62,12 +72,12 @@ export class TenantBm25Index {
     return this.ordinalOf.size;
   }
 
-  /** Approximate bytes held: 6 per posting, the chunk ids and lengths, the lexeme keys. */
+  /** Approximate bytes held: 6 per posting, the chunk ids, lengths and valid_from, the lexeme keys. */
   get bytes(): number {
     return (
       6 * this.basePostings +
       16 * this.addedPostings +
-      120 * this.ids.length +
+      128 * this.ids.length +
       this.keyBytes +
       this.live.byteLength
     );
@@ -131,6 +141,7 @@ export class TenantBm25Index {
     }
     this.addedPostings += chunk.lexemes.length;
     this.lengths.push(length);
+    this.validFrom.push(chunk.validFromUs);
   }
 
   /** Marks a chunk no longer current; its postings stay until the next compaction. */
@@ -147,11 +158,13 @@ export class TenantBm25Index {
     const renumber = new Int32Array(this.ids.length).fill(-1);
     const ids: string[] = [];
     const lengths: number[] = [];
+    const validFrom: number[] = [];
     for (let doc = 0; doc < this.ids.length; doc++) {
       if (!bit(this.live, doc)) continue;
       renumber[doc] = ids.length;
       ids.push(this.ids[doc] as string);
       lengths.push(this.lengths[doc] as number);
+      validFrom.push(this.validFrom[doc] as number);
     }
     const lexemes = new Set([...this.base.keys(), ...this.added.keys()]);
     const base = new Map<string, BaseList>();
@@ -181,6 +194,7 @@ export class TenantBm25Index {
     }
     this.ids = ids;
     this.lengths = lengths;
+    this.validFrom = validFrom;
     this.live = new Uint32Array(Math.max(64, Math.ceil(ids.length / 32)));
     for (let doc = 0; doc < ids.length; doc++)
       this.live[doc >>> 5] = (this.live[doc >>> 5] as number) | (1 << (doc & 31));
@@ -205,19 +219,25 @@ export class TenantBm25Index {
   }
 
   /**
-   * Exact top k by BM25, score descending then chunk id ascending; `allowed` restricts the chunks
-   * before the top k is taken. Term-at-a-time over every posting of the query's lexemes.
+   * Exact top k by BM25, score descending then chunk id ascending; the restriction applies before the
+   * top k is taken. Term-at-a-time over every posting of the query's lexemes.
    */
-  search(terms: readonly WeightedTerm[], avgdl: number, k: number, allowed?: AllowedChunks): ScoredChunk[] {
+  search(
+    terms: readonly WeightedTerm[],
+    avgdl: number,
+    k: number,
+    { allowed, validAtUs }: SearchRestriction = {},
+  ): ScoredChunk[] {
     if (this.scores.length < this.ids.length) {
       this.scores = new Float64Array(this.ids.length * 2);
       this.touched = new Int32Array(this.ids.length * 2);
     }
-    const { scores, live, lengths } = this;
+    const { scores, live, lengths, validFrom } = this;
     const touched = this.touched;
     let count = 0;
     const add = (doc: number, tf: number, weight: number) => {
       if (!bit(live, doc) || (allowed !== undefined && !bit(allowed, doc))) return;
+      if (validAtUs !== undefined && (validFrom[doc] as number) > validAtUs) return;
       if (scores[doc] === 0) touched[count++] = doc;
       scores[doc] = (scores[doc] as number) + weight * tfPart(tf, lengths[doc] as number, avgdl);
     };

@@ -43,12 +43,7 @@ export async function searchBm25Indexed(
       where c.tenant_id = ${tenantId} and c.valid_to is null
         and c.memory_id = any(${tx.array([...filter.memoryIds])}::uuid[])`;
     return answer(
-      view.search(
-        terms,
-        avgdl,
-        k,
-        rows.map((r) => r.id),
-      ),
+      view.search(terms, avgdl, k, { allowedChunkIds: rows.map((r) => r.id) }),
       "index-filter-listed",
     );
   }
@@ -70,12 +65,7 @@ export async function searchBm25Indexed(
     where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed' and c.valid_to is null
       and ${filter.sql(tx)}`;
   return answer(
-    view.search(
-      terms,
-      avgdl,
-      k,
-      allowed.map((r) => r.id),
-    ),
+    view.search(terms, avgdl, k, { allowedChunkIds: allowed.map((r) => r.id) }),
     "index-filter-join",
   );
 }
