@@ -118,6 +118,22 @@ async function maintain(
     const result = await table.optimize({ cleanupOlderThan: cleanupOlderThan() });
     versionsRemoved += result.prune.oldVersionsRemoved;
   };
+  const indexed = rows >= (options.annIndexMinRows ?? ANN_INDEX_MIN_ROWS);
+  const vectorIndex = indexed
+    ? (await table.listIndices()).find((i) => i.columns.includes("vector"))
+    : undefined;
+  // Read before any optimize: compaction folds new rows into the index too.
+  const coverage = vectorIndex === undefined ? undefined : await table.indexStats(vectorIndex.name);
+  if (coverage !== undefined && coverage.numUnindexedRows > coverage.numIndexedRows) {
+    // More new rows than indexed ones (an import, a load between two runs): a delta would keep the
+    // partitions and quantizer trained on the smaller table for most of the rows. Bench:recall's
+    // 1k → 10k → 100k fill, the 90k rows as one delta: vector stage p50 27 ms against 12 ms for an
+    // index built over all 100k. A rebuild here costs what the rows cost to add, so over a tenant's
+    // growth by doublings at most about twice its final size.
+    await table.createIndex("vector", { config: annIndex(), replace: true });
+    await optimize();
+    return { rows, compacted: true, indexCreated: false, indexRebuilt: true, versionsRemoved };
+  }
   let compacted = false;
   if (stats.fragmentStats.numFragments > (options.maxFragments ?? MAX_FRAGMENTS)) {
     await optimize();
@@ -125,8 +141,7 @@ async function maintain(
   }
   let indexCreated = false;
   let indexRebuilt = false;
-  if (rows >= (options.annIndexMinRows ?? ANN_INDEX_MIN_ROWS)) {
-    const vectorIndex = (await table.listIndices()).find((i) => i.columns.includes("vector"));
+  if (indexed) {
     if (!vectorIndex) {
       await table.createIndex("vector", { config: annIndex() });
       indexCreated = true;

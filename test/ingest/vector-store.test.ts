@@ -277,6 +277,33 @@ test("a run while writes go on leaves the rebuild to the settling run (up to twi
   t.is(await store.count(tenant, "burst"), 420);
 });
 
+test("more new rows than indexed ones are indexed by a rebuild over the whole table, not a delta", async (t) => {
+  const tenant = randomUUID();
+  const options = { annIndexMinRows: 300 };
+  const first = Array.from({ length: 300 }, (_, i) => row(randomUUID(), dense(i), new Date()));
+  await store.upsert(tenant, "double", first);
+  t.true((await maintainVectorTable(store, tenant, "double", options)).indexCreated);
+  const table = await store.openTable(tenant, "double");
+  const stats = async () => table?.indexStats("vector_idx");
+  // Fewer new rows than indexed: a delta segment as before.
+  await store.upsert(
+    tenant,
+    "double",
+    Array.from({ length: 100 }, (_, j) => row(randomUUID(), dense(300 + j), new Date())),
+  );
+  t.false((await maintainVectorTable(store, tenant, "double", options)).indexRebuilt);
+  t.is((await stats())?.numIndices, 2);
+  // 500 new rows against 400 indexed: one index over all 900 rows.
+  const second = Array.from({ length: 500 }, (_, j) => row(randomUUID(), dense(400 + j), new Date()));
+  await store.upsert(tenant, "double", second);
+  t.true((await maintainVectorTable(store, tenant, "double", options)).indexRebuilt);
+  t.like(await stats(), { numIndices: 1, numIndexedRows: 900, numUnindexedRows: 0 });
+  for (const probe of [first[3], second[0], second[499]]) {
+    const [hit] = await store.search(tenant, "double", probe?.vector ?? dense(0), 1);
+    t.is(hit?.chunkId, probe?.chunkId);
+  }
+});
+
 test("the segment bound is 8 for small tables and grows with the square root of larger ones", (t) => {
   t.is(indexSegmentBound(5_000), 8);
   t.is(indexSegmentBound(10_000), 8);
