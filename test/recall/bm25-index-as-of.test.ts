@@ -6,6 +6,7 @@ import { resolveRecallFilter } from "../../core/recall/filter/resolve-recall-fil
 import { searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { canonicalHits, pseudoSentence } from "./bm25-comparison-kit.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // Point-in-time BM25 (`as_of`) from the in-process index plus the chunks closed since (issue 23) must
@@ -20,15 +21,7 @@ let edgeChunks: string[] = [];
 
 const WORDS = ["Hund", "Katze", "Vertrag", "Frist", "Lager", "Regal", "Urlaub", "Kalender", "Bonn", "Kunde"];
 
-function sentence(seed: number): string {
-  let x = (seed * 2654435761) >>> 0;
-  const next = () => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return x >>> 8;
-  };
-  const n = 3 + (next() % 10);
-  return Array.from({ length: n }, () => WORDS[next() % WORDS.length]).join(" ");
-}
+const sentence = (seed: number) => pseudoSentence(seed, WORDS, 10);
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 const minute = (n: number) => new Date(T0 + n * 60_000);
@@ -65,16 +58,6 @@ test.after.always(async () => {
   await database?.drop();
 });
 
-/** Hits as "score|chunk id" with scores rounded to 9 digits, sorted; the tie group at the cut dropped. */
-function canonical(hits: readonly { chunkId: string; score: number }[]): string[] {
-  const rounded = hits.map((h) => ({ key: h.score.toPrecision(9), id: h.chunkId }));
-  const last = rounded[rounded.length - 1]?.key;
-  return rounded
-    .filter((h) => h.key !== last)
-    .sort((a, b) => Number(b.key) - Number(a.key) || (a.id < b.id ? -1 : 1))
-    .map((h) => `${h.key}|${h.id}`);
-}
-
 const QUERIES = ["Hund", "Vertrag Frist", "Katze Lager Regal Urlaub", "Bonn Kunde Kalender Hund Katze"];
 const TIMES = [minute(-1), minute(30), minute(130), EDGE, minute(200), minute(310), minute(10_000)];
 
@@ -93,7 +76,7 @@ test("as_of from the index and the closed chunks equals the SQL scorer at every 
           const expected = sqlResult.hits[i]?.score ?? Number.NaN;
           t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${label}: score ${i}`);
         }
-        t.deepEqual(canonical(indexed.hits), canonical(sqlResult.hits), label);
+        t.deepEqual(canonicalHits(indexed.hits), canonicalHits(sqlResult.hits), label);
         const ids = indexed.hits.map((h) => h.chunkId);
         const [row] = await tx<{ n: number }[]>`
           select count(*)::int as n from chunks where id = any(${tx.array(ids)}::uuid[]) and valid_to is not null`;

@@ -6,6 +6,7 @@ import { resolveRecallFilter } from "../../core/recall/filter/resolve-recall-fil
 import { searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { canonicalHits, pseudoSentence } from "./bm25-comparison-kit.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // The in-process index must rank exactly as the SQL design over the chunks' tsvectors (ADR 0230, migration 0250): same chunks,
@@ -38,16 +39,7 @@ const WORDS = [
   "Kunde",
 ];
 
-/** A deterministic pseudo-random sentence of 3–14 words from a small vocabulary (frequent terms, ties). */
-function sentence(seed: number): string {
-  let x = (seed * 2654435761) >>> 0;
-  const next = () => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return x >>> 8;
-  };
-  const n = 3 + (next() % 12);
-  return Array.from({ length: n }, () => WORDS[next() % WORDS.length]).join(" ");
-}
+const sentence = (seed: number) => pseudoSentence(seed, WORDS, 12);
 
 test.before(async () => {
   database = await createTestDatabase();
@@ -72,16 +64,6 @@ test.after.always(async () => {
   cache?.close();
   await database?.drop();
 });
-
-/** Hits as "score|chunk id" with scores rounded to 9 digits, sorted; the tie group at the cut dropped. */
-function canonical(hits: readonly { chunkId: string; score: number }[]): string[] {
-  const rounded = hits.map((h) => ({ key: h.score.toPrecision(9), id: h.chunkId }));
-  const last = rounded[rounded.length - 1]?.key;
-  return rounded
-    .filter((h) => h.key !== last)
-    .sort((a, b) => Number(b.key) - Number(a.key) || (a.id < b.id ? -1 : 1))
-    .map((h) => `${h.key}|${h.id}`);
-}
 
 const QUERIES = [
   "Hund",
@@ -128,10 +110,12 @@ for (const [name, { filter, depth, listedMax, path }] of Object.entries(FILTERS)
           const expected = sqlResult.hits[i]?.score ?? Number.NaN;
           t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${query}: score ${i}`);
         }
-        // Scores equal in exact arithmetic may differ in the last bits between the two summation
-        // orders, so equal scores are compared as sets, ordered by chunk id; a tie group cut by k
-        // is left out (either design may keep other members of it).
-        t.deepEqual(canonical(indexed.hits), canonical(sqlResult.hits), `${query}: same chunks, same order`);
+        // Equal scores compared as sets (bm25-comparison-kit.ts says why).
+        t.deepEqual(
+          canonicalHits(indexed.hits),
+          canonicalHits(sqlResult.hits),
+          `${query}: same chunks, same order`,
+        );
       });
     }
     t.true(paths.has(path), `the index answered by ${path} (saw ${[...paths].join(", ")})`);
