@@ -254,6 +254,7 @@ try {
       asOf: {
         bm25Only: await measure("bm25-only", undefined, new Date()),
         withoutRerank: await measure("no-rerank", undefined, new Date()),
+        selective: await measure("no-rerank", FILTERS["selective (memory_types episodic, 2 %)"], new Date()),
       },
       bm25Peers: values["no-peers"]
         ? undefined
@@ -270,7 +271,7 @@ try {
         `${size} chunks: bm25-only p50 ${row.bm25Only.p50.toFixed(1)} / p95 ${row.bm25Only.p95.toFixed(1)} / p99 ${row.bm25Only.p99.toFixed(1)} ms; pipeline without rerank p50 ${row.withoutRerank.p50.toFixed(1)} / p95 ${row.withoutRerank.p95.toFixed(1)} / p99 ${row.withoutRerank.p99.toFixed(1)} ms, ${row.withoutRerank.qps.toFixed(1)} QPS; with rerank p50 ${row.withRerank?.p50.toFixed(1)} ms (rerank stage p50 ${(row.withRerank?.stageP50.rerank ?? 0).toFixed(1)} ms)\n`,
     );
     process.stdout.write(
-      `${size} chunks, as_of: bm25-only p50 ${row.asOf.bm25Only.p50.toFixed(1)} / p95 ${row.asOf.bm25Only.p95.toFixed(1)} / p99 ${row.asOf.bm25Only.p99.toFixed(1)} ms; without rerank p50 ${row.asOf.withoutRerank.p50.toFixed(1)} / p95 ${row.asOf.withoutRerank.p95.toFixed(1)} / p99 ${row.asOf.withoutRerank.p99.toFixed(1)} ms\n`,
+      `${size} chunks, as_of: bm25-only p50 ${row.asOf.bm25Only.p50.toFixed(1)} / p95 ${row.asOf.bm25Only.p95.toFixed(1)} / p99 ${row.asOf.bm25Only.p99.toFixed(1)} ms; without rerank p50 ${row.asOf.withoutRerank.p50.toFixed(1)} / p95 ${row.asOf.withoutRerank.p95.toFixed(1)} / p99 ${row.asOf.withoutRerank.p99.toFixed(1)} ms; selective filter p50 ${row.asOf.selective.p50.toFixed(1)} / p95 ${row.asOf.selective.p95.toFixed(1)} / p99 ${row.asOf.selective.p99.toFixed(1)} ms\n`,
     );
     if (row.bm25Peers) process.stdout.write(`  peers: ${JSON.stringify(row.bm25Peers)}\n`);
     await save();

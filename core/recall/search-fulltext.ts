@@ -48,8 +48,7 @@ export interface FulltextOptions {
   readonly filter?: ResolvedRecallFilter | undefined;
   /**
    * The process's derived BM25 indexes (ADR 0230); unset: the SQL design (BM25_INDEX=sql). Recall
-   * reads the index when it is current for this snapshot, SQL otherwise; point-in-time recall with a
-   * filter always reads SQL.
+   * reads the index when it is current for this snapshot, SQL otherwise.
    */
   readonly index?: Bm25IndexCache | undefined;
   /**
@@ -88,12 +87,11 @@ export async function searchFulltext(
   );
   const words = options.query.normalize("NFC").match(WORD) ?? [];
   const collectionRead = readCollectionStatistics(tx, tenantId);
-  const useIndex = options.index !== undefined && (options.asOf === undefined || options.filter === undefined);
   const [analyzed, collection, compounds, view] = await Promise.all([
     analyzeQueryTexts(tx, tenantId, texts),
     collectionRead,
     findCompoundTerms(tx, tenantId, compoundJoinCandidates(words)),
-    useIndex ? options.index?.open(tx, tenantId, async () => (await collectionRead).chunkCount) : undefined,
+    options.index?.open(tx, tenantId, async () => (await collectionRead).chunkCount),
   ]);
   const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
   const coverage = own.size === 0 ? 0 : [...own.values()].filter(Boolean).length / own.size;
@@ -111,7 +109,16 @@ export async function searchFulltext(
     collection.chunkCount,
   );
   if (options.asOf !== undefined && view !== undefined) {
-    const at = await searchBm25IndexedAt(tx, tenantId, view, terms, collection, options.depth, options.asOf);
+    const at = await searchBm25IndexedAt(
+      tx,
+      tenantId,
+      view,
+      terms,
+      collection,
+      options.depth,
+      options.asOf,
+      options.filter,
+    );
     if (at !== undefined)
       return { hits: at.hits, terms, path: at.path, maxScore: maxBm25Score(terms), coverage };
   }
@@ -129,8 +136,7 @@ export async function searchFulltext(
       return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
   }
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
-  if (options.retryWhenIndexAhead && useIndex && options.index?.peek(tenantId))
-    throw new Bm25IndexAhead();
+  if (options.retryWhenIndexAhead && options.index?.peek(tenantId)) throw new Bm25IndexAhead();
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
     asOf: options.asOf,
     filter: options.filter,

@@ -2,6 +2,7 @@ import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { mergeTopK } from "../../core/recall/bm25/search-bm25-indexed-at.js";
+import type { RecallFilter } from "../../core/recall/filter/recall-filter.js";
 import { resolveRecallFilter } from "../../core/recall/filter/resolve-recall-filter.js";
 import { searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
@@ -11,7 +12,8 @@ import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // Point-in-time BM25 (`as_of`) from the in-process index plus the chunks closed since (issue 23) must
 // rank exactly as the SQL scorer over every chunk valid then: the same chunks, order and scores, at
-// times before, between and after the versions' starts and ends, to the microsecond.
+// times before, between and after the versions' starts and ends, to the microsecond, unfiltered and
+// through every filter path.
 
 let database: TestDatabase;
 let cache: Bm25IndexCache;
@@ -37,6 +39,8 @@ test.before(async () => {
   for (let i = 0; i < 200; i++) {
     const m = await insertMemory(sql, tenant, [sentence(i), sentence(i + 500)], { validFrom: minute(i) });
     memories.push(m.memoryId);
+    await sql`update memories set memory_type = ${i % 9 === 0 ? "episodic" : "semantic"},
+                                  tags = ${sql.array([`t${i % 7}`])}::text[] where id = ${m.memoryId}`;
   }
   const edge = await insertMemory(sql, tenant, ["Hund Hund Hund Katze"], { validFrom: EDGE });
   const after = await insertMemory(sql, tenant, ["Hund Hund Hund Katze Katze"], { validFrom: EDGE });
@@ -61,29 +65,65 @@ test.after.always(async () => {
 const QUERIES = ["Hund", "Vertrag Frist", "Katze Lager Regal Urlaub", "Bonn Kunde Kalender Hund Katze"];
 const TIMES = [minute(-1), minute(30), minute(130), EDGE, minute(200), minute(310), minute(10_000)];
 
-test("as_of from the index and the closed chunks equals the SQL scorer at every time", async (t) => {
-  let closedHits = 0;
-  for (const asOf of TIMES)
-    for (const query of QUERIES)
-      await withTenantSnapshot(database.db, tenant, async (tx) => {
-        const sqlResult = await searchFulltext(tx, tenant, { query, depth: 20, asOf });
-        const indexed = await searchFulltext(tx, tenant, { query, depth: 20, asOf, index: cache });
-        t.is(sqlResult.path, "at");
-        t.is(indexed.path, "index-at", "answered by the index");
-        const label = `${query} @ ${asOf.toISOString()}`;
-        t.is(indexed.hits.length, sqlResult.hits.length, label);
-        for (const [i, hit] of indexed.hits.entries()) {
-          const expected = sqlResult.hits[i]?.score ?? Number.NaN;
-          t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${label}: score ${i}`);
-        }
-        t.deepEqual(canonicalHits(indexed.hits), canonicalHits(sqlResult.hits), label);
-        const ids = indexed.hits.map((h) => h.chunkId);
-        const [row] = await tx<{ n: number }[]>`
-          select count(*)::int as n from chunks where id = any(${tx.array(ids)}::uuid[]) and valid_to is not null`;
-        closedHits += row?.n ?? 0;
-      });
-  t.true(closedHits > 0, "some top k held chunks closed since (the merge was exercised)");
-});
+/** Each filter with a depth and listed maximum that lead the index's current part down one path. */
+const FILTERS: Record<string, { filter?: RecallFilter; depth: number; listedMax?: number; path: string }> = {
+  none: { depth: 20, path: "index-at" },
+  "listed (episodic)": { filter: { memoryTypes: ["episodic"] }, depth: 20, path: "index-filter-listed-at" },
+  "over-fetch (semantic)": {
+    filter: { memoryTypes: ["semantic"] },
+    depth: 20,
+    listedMax: 10,
+    path: "index-filter-overfetch-at",
+  },
+  "join (tag t3, not listed, over-fetch too shallow)": {
+    filter: { tags: { values: ["t3"], match: "any" } },
+    depth: 70,
+    listedMax: 10,
+    path: "index-filter-join-at",
+  },
+};
+
+for (const [name, { filter, depth, listedMax, path }] of Object.entries(FILTERS)) {
+  test(`as_of from the index and the closed chunks equals the SQL scorer at every time: filter ${name}`, async (t) => {
+    let closedHits = 0;
+    const paths = new Set<string>();
+    for (const asOf of TIMES)
+      for (const query of QUERIES)
+        await withTenantSnapshot(database.db, tenant, async (tx) => {
+          const resolved =
+            filter === undefined
+              ? undefined
+              : await resolveRecallFilter(tx, tenant, filter, { asOf, ...(listedMax ? { listedMax } : {}) });
+          const sqlResult = await searchFulltext(tx, tenant, { query, depth, asOf, filter: resolved });
+          const indexed = await searchFulltext(tx, tenant, {
+            query,
+            depth,
+            asOf,
+            filter: resolved,
+            index: cache,
+          });
+          t.is(sqlResult.path, "at");
+          paths.add(indexed.path);
+          const label = `${query} @ ${asOf.toISOString()}`;
+          t.is(indexed.hits.length, sqlResult.hits.length, label);
+          for (const [i, hit] of indexed.hits.entries()) {
+            const expected = sqlResult.hits[i]?.score ?? Number.NaN;
+            t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${label}: score ${i}`);
+          }
+          t.deepEqual(canonicalHits(indexed.hits), canonicalHits(sqlResult.hits), label);
+          const ids = indexed.hits.map((h) => h.chunkId);
+          const [row] = await tx<{ n: number }[]>`
+            select count(*)::int as n from chunks where id = any(${tx.array(ids)}::uuid[]) and valid_to is not null`;
+          closedHits += row?.n ?? 0;
+        });
+    t.true(closedHits > 0, "some top k held chunks closed since (the merge was exercised)");
+    t.true(paths.has(path), `the index answered by ${path} (saw ${[...paths].join(", ")})`);
+    t.true(
+      [...paths].every((p) => p.startsWith("index")),
+      "never fell back to SQL",
+    );
+  });
+}
 
 test("a chunk that starts 1 µs after as_of is not valid then; one that starts at it is", async (t) => {
   await withTenantSnapshot(database.db, tenant, async (tx) => {
@@ -100,15 +140,6 @@ test("a chunk that starts 1 µs after as_of is not valid then; one that starts a
       index: cache,
     });
     t.true(later.hits.some((h) => h.chunkId === edgeChunks[1]));
-  });
-});
-
-test("as_of with a filter is answered by the SQL scorer", async (t) => {
-  await withTenantSnapshot(database.db, tenant, async (tx) => {
-    const asOf = minute(130);
-    const filter = await resolveRecallFilter(tx, tenant, { memoryTypes: ["semantic"] }, { asOf });
-    const result = await searchFulltext(tx, tenant, { query: "Hund", depth: 10, asOf, filter, index: cache });
-    t.is(result.path, "at");
   });
 });
 

@@ -1,12 +1,14 @@
 import type { TransactionSql } from "../../store/database.js";
+import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
+import { type IndexedBm25Path, searchBm25Indexed } from "../filter/search-bm25-indexed.js";
 import type { Bm25IndexView } from "./bm25-index-cache.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
-import { averageLength, type CollectionStatistics } from "./read-collection-statistics.js";
+import type { CollectionStatistics } from "./read-collection-statistics.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 import { searchBm25 } from "./search-bm25.js";
 
-/** How a point-in-time BM25 search was answered (FulltextResult.path). */
-export const INDEXED_AT_PATH = "index-at";
+/** How a point-in-time BM25 search was answered (FulltextResult.path): the current part's path + "-at". */
+export type IndexedAtPath = `${IndexedBm25Path}-at`;
 
 /** The best k of two disjoint ranked lists: score descending, then chunk id ascending. */
 export function mergeTopK(a: readonly ScoredChunk[], b: readonly ScoredChunk[], k: number): ScoredChunk[] {
@@ -21,8 +23,9 @@ export function mergeTopK(a: readonly ScoredChunk[], b: readonly ScoredChunk[], 
  * since T that were valid then, scored in PostgreSQL over the tenant's closed chunks only (few unless
  * the tenant rewrote much of itself since T). Both parts are scored with today's statistics, as the
  * SQL scorer scores point-in-time recall, and the two sets are disjoint, so the merged top k is the SQL
- * scorer's top k. Undefined when the shared index moved past this recall's snapshot (the caller asks
- * SQL for all of it).
+ * scorer's top k. A filter applies to both parts: to the current one as recall without `as_of`
+ * applies it (the same path choice), to the closed one as the SQL scorer does. Undefined when the
+ * shared index moved past this recall's snapshot (the caller asks SQL for all of it).
  */
 export async function searchBm25IndexedAt(
   tx: TransactionSql,
@@ -32,10 +35,12 @@ export async function searchBm25IndexedAt(
   collection: CollectionStatistics,
   k: number,
   asOf: Date,
-): Promise<{ hits: ScoredChunk[]; path: typeof INDEXED_AT_PATH } | undefined> {
-  if (terms.length === 0) return { hits: [], path: INDEXED_AT_PATH };
-  const current = view.search(terms, averageLength(collection), k, { validAt: asOf });
+  filter: ResolvedRecallFilter | undefined,
+): Promise<{ hits: ScoredChunk[]; path: IndexedAtPath } | undefined> {
+  const current = await searchBm25Indexed(tx, tenantId, view, terms, collection, k, filter, asOf);
   if (current === undefined) return undefined;
-  const closed = await searchBm25(tx, tenantId, terms, collection, k, { asOf, closedOnly: true });
-  return { hits: mergeTopK(current, closed.hits, k), path: INDEXED_AT_PATH };
+  const path: IndexedAtPath = `${current.path}-at`;
+  if (terms.length === 0) return { hits: [], path };
+  const closed = await searchBm25(tx, tenantId, terms, collection, k, { asOf, closedOnly: true, filter });
+  return { hits: mergeTopK(current.hits, closed.hits, k), path };
 }

@@ -19,8 +19,11 @@ export type IndexedBm25Path =
  * Exact BM25 top k from the tenant's in-process index (ADR 0230), filtered as the SQL design filters
  * (ADR 0220) — the same choice of listed / over-fetch / join, so the same
  * hits — but the listed and joined chunks become the index's allowed-chunk set, applied before the
- * top k. Undefined when the shared index moved past this recall's snapshot meanwhile: the caller then
- * asks SQL.
+ * top k. With `validAt`, only current chunks already valid then (the current part of a point-in-time
+ * recall, search-bm25-indexed-at.ts): a current chunk valid at T belongs to its memory's current
+ * version, which was the version valid at T, so the filter's conditions on `m` hold as of T too.
+ * Undefined when the shared index moved past this recall's snapshot meanwhile: the caller then asks
+ * SQL.
  */
 export async function searchBm25Indexed(
   tx: TransactionSql,
@@ -30,12 +33,13 @@ export async function searchBm25Indexed(
   collection: CollectionStatistics,
   k: number,
   filter: ResolvedRecallFilter | undefined,
+  validAt?: Date,
 ): Promise<{ hits: ScoredChunk[]; path: IndexedBm25Path } | undefined> {
   if (terms.length === 0) return { hits: [], path: filter === undefined ? "index" : "index-filter-listed" };
   const avgdl = averageLength(collection);
   const answer = (hits: ScoredChunk[] | undefined, path: IndexedBm25Path) =>
     hits === undefined ? undefined : { hits, path };
-  if (filter === undefined) return answer(view.search(terms, avgdl, k), "index");
+  if (filter === undefined) return answer(view.search(terms, avgdl, k, { validAt }), "index");
   if (filter.memoryIds !== undefined && filter.memoryIds.length <= filter.lookupMax) {
     if (filter.memoryIds.length === 0) return { hits: [], path: "index-filter-listed" };
     const rows = await tx<{ id: string }[]>`
@@ -43,14 +47,14 @@ export async function searchBm25Indexed(
       where c.tenant_id = ${tenantId} and c.valid_to is null
         and c.memory_id = any(${tx.array([...filter.memoryIds])}::uuid[])`;
     return answer(
-      view.search(terms, avgdl, k, { allowedChunkIds: rows.map((r) => r.id) }),
+      view.search(terms, avgdl, k, { allowedChunkIds: rows.map((r) => r.id), validAt }),
       "index-filter-listed",
     );
   }
   for (const factor of overfetchFactors(filter.share)) {
     const depth = k * factor;
     if (depth > OVERFETCH_MAX) break;
-    const hits = view.search(terms, avgdl, depth);
+    const hits = view.search(terms, avgdl, depth, { validAt });
     if (hits === undefined) return undefined;
     const kept = await filter.keepChunks(
       tx,
@@ -65,7 +69,7 @@ export async function searchBm25Indexed(
     where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed' and c.valid_to is null
       and ${filter.sql(tx)}`;
   return answer(
-    view.search(terms, avgdl, k, { allowedChunkIds: allowed.map((r) => r.id) }),
+    view.search(terms, avgdl, k, { allowedChunkIds: allowed.map((r) => r.id), validAt }),
     "index-filter-join",
   );
 }
