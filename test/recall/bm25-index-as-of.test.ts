@@ -143,6 +143,19 @@ test("a chunk that starts 1 µs after as_of is not valid then; one that starts a
   });
 });
 
+test("a filter lists exactly the matching versions valid at each instant", async (t) => {
+  for (const asOf of TIMES)
+    for (const memoryType of ["episodic", "semantic"])
+      await withTenantSnapshot(database.db, tenant, async (tx) => {
+        const resolved = await resolveRecallFilter(tx, tenant, { memoryTypes: [memoryType] }, { asOf });
+        const expected = await tx<{ id: string }[]>`
+          select id from memories
+          where tenant_id = ${tenant} and memory_type = ${memoryType} and status <> 'failed'
+            and valid_from <= ${asOf} and (valid_to is null or valid_to > ${asOf})`;
+        t.deepEqual([...(resolved.memoryIds ?? ["not listed"])].sort(), expected.map((r) => r.id).sort());
+      });
+});
+
 test("mergeTopK keeps the best k by score, then chunk id", (t) => {
   const a = [
     { chunkId: "b", score: 3 },

@@ -35,10 +35,39 @@ export interface ResolvedRecallFilter {
   keepMemories(tx: Sql | TransactionSql, memoryIds: readonly string[]): Promise<Set<string>>;
 }
 
-const versionValid = (tx: Sql | TransactionSql, asOf: Date | undefined) =>
-  asOf
-    ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
-    : tx`m.valid_to is null`;
+/**
+ * The matching memory versions valid at asOf (current ones when unset), at most `limit`. At an instant
+ * they are the current versions that had started by then — migration 0220's partial indexes, which
+ * carry valid_from since migration 0310, list them without visiting the table — and the closed
+ * versions valid then, found by valid_to (memories_closed_idx). One condition over both
+ * (`valid_to is null or valid_to > asOf`) fetched every listed version's row to test it: a 2 % filter
+ * at 100k memories took 57 ms p50 against 4 ms without as_of (bench:recall).
+ */
+function listMatchingVersions(
+  tx: TransactionSql,
+  tenantId: string,
+  filter: RecallFilter,
+  asOf: Date | undefined,
+  limit: number,
+) {
+  const matching = memoryFilterSql(tx, filter);
+  if (asOf === undefined)
+    return tx<{ id: string }[]>`
+      select m.id from memories m
+      where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed' and ${matching}
+      limit ${limit}`;
+  return tx<{ id: string }[]>`
+    (select m.id from memories m
+     where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed'
+       and m.valid_from <= ${asOf} and ${matching}
+     limit ${limit})
+    union all
+    (select m.id from memories m
+     where m.tenant_id = ${tenantId} and m.valid_to is not null and m.valid_to > ${asOf}
+       and m.valid_from <= ${asOf} and m.status <> 'failed' and ${matching}
+     limit ${limit})
+    limit ${limit}`;
+}
 
 /** Resolves the filter for one recall: one LIMIT-bounded read over the indexes of migration 0220. */
 export async function resolveRecallFilter(
@@ -49,11 +78,7 @@ export async function resolveRecallFilter(
 ): Promise<ResolvedRecallFilter> {
   const listedMax = options.listedMax ?? DEFAULT_LISTED_MAX;
   const [rows, collection] = await Promise.all([
-    tx<{ id: string }[]>`
-      select m.id from memories m
-      where m.tenant_id = ${tenantId} and ${versionValid(tx, options.asOf)} and m.status <> 'failed'
-        and ${memoryFilterSql(tx, filter)}
-      limit ${listedMax + 1}`,
+    listMatchingVersions(tx, tenantId, filter, options.asOf, listedMax + 1),
     readCollectionStatistics(tx, tenantId),
   ]);
   const memoryIds = rows.length <= listedMax ? rows.map((r) => r.id) : undefined;
