@@ -7,7 +7,7 @@ import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
 import { readCollectionStatistics } from "./bm25/read-collection-statistics.js";
 import type { ScoredChunk } from "./bm25/scored-chunk.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
-import { searchBm25IndexedAt } from "./bm25/search-bm25-indexed-at.js";
+import { searchBm25FromIndex } from "./bm25/search-bm25-from-index.js";
 import {
   buildQueryTexts,
   DEFAULT_QUERY_EXPANSION,
@@ -16,7 +16,6 @@ import {
 import { compoundJoinCandidates } from "./expand/compound-join-candidates.js";
 import { findCompoundTerms } from "./expand/find-compound-terms.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
-import { searchBm25Indexed } from "./filter/search-bm25-indexed.js";
 
 export interface FulltextResult {
   readonly hits: ScoredChunk[];
@@ -108,29 +107,16 @@ export async function searchFulltext(
     [...weights, options.compoundJoinWeight ?? 1],
     collection.chunkCount,
   );
-  if (options.asOf !== undefined && view !== undefined) {
-    const at = await searchBm25IndexedAt(
+  if (view !== undefined) {
+    const indexed = await searchBm25FromIndex(
       tx,
       tenantId,
       view,
       terms,
       collection,
       options.depth,
+      options.filter,
       options.asOf,
-      options.filter,
-    );
-    if (at !== undefined)
-      return { hits: at.hits, terms, path: at.path, maxScore: maxBm25Score(terms), coverage };
-  }
-  if (options.asOf === undefined && view !== undefined) {
-    const indexed = await searchBm25Indexed(
-      tx,
-      tenantId,
-      view,
-      terms,
-      collection,
-      options.depth,
-      options.filter,
     );
     if (indexed !== undefined)
       return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };

@@ -1,3 +1,5 @@
+import type { ExecutionContext } from "ava";
+
 /**
  * Shared by the tests that compare two BM25 designs: a deterministic corpus of frequent terms and
  * ties, and a canonical form of ranked hits that two summation orders must agree on.
@@ -27,4 +29,25 @@ export function canonicalHits(hits: readonly { chunkId: string; score: number }[
     .filter((h) => h.key !== last)
     .sort((a, b) => Number(b.key) - Number(a.key) || (a.id < b.id ? -1 : 1))
     .map((h) => `${h.key}|${h.id}`);
+}
+
+type Ranked = { readonly hits: readonly { chunkId: string; score: number }[] };
+
+/** Two designs ranked the same: as many hits, scores equal to 1e-9, the same chunks in the same order. */
+export function assertSameRanking(t: ExecutionContext, got: Ranked, want: Ranked, label: string): void {
+  t.is(got.hits.length, want.hits.length, label);
+  for (const [i, hit] of got.hits.entries()) {
+    const expected = want.hits[i]?.score ?? Number.NaN;
+    t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${label}: score ${i}`);
+  }
+  t.deepEqual(canonicalHits(got.hits), canonicalHits(want.hits), `${label}: same chunks, same order`);
+}
+
+/** The index answered every search of a test, at least once by the path the test's case aims at. */
+export function assertIndexAnswered(t: ExecutionContext, paths: ReadonlySet<string>, path: string): void {
+  t.true(paths.has(path), `the index answered by ${path} (saw ${[...paths].join(", ")})`);
+  t.true(
+    [...paths].every((p) => p.startsWith("index")),
+    "never fell back to SQL",
+  );
 }

@@ -189,10 +189,11 @@ test("pruned feed rows below an index's watermark make it rebuild instead of rea
   t.is((await find(tenant, "Dachs"))?.length, 1);
   await insertMemory(sql, tenant, ["Ein zweiter Dachs."]);
   // Prune every finished row (xmin is cluster-wide: other sessions' open transactions — the rest of
-  // the suite runs beside this test — hold it back for a while, so try until every row is gone).
+  // the suite runs beside this test — hold it back for a while, so try until every row is gone; 30 s
+  // were once not enough in a full CI run, the test's own timeout is 120 s).
   let horizon: number | undefined;
   let left: number | undefined;
-  for (let attempt = 0; attempt < 300 && (horizon === undefined || left !== 0); attempt++) {
+  for (let attempt = 0; attempt < 900 && (horizon === undefined || left !== 0); attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     await sql`select bm25_chunk_feed_prune(${tenant}, interval '0')`;
     const [row] = await sql<{ b: string }[]>`

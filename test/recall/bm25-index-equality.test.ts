@@ -6,7 +6,7 @@ import { resolveRecallFilter } from "../../core/recall/filter/resolve-recall-fil
 import { searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { canonicalHits, pseudoSentence } from "./bm25-comparison-kit.js";
+import { assertIndexAnswered, assertSameRanking, pseudoSentence } from "./bm25-comparison-kit.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // The in-process index must rank exactly as the SQL design over the chunks' tsvectors (ADR 0230, migration 0250): same chunks,
@@ -105,23 +105,9 @@ for (const [name, { filter, depth, listedMax, path }] of Object.entries(FILTERS)
         paths.add(indexed.path);
         t.false(sqlResult.path.startsWith("index"));
         t.true(sqlResult.hits.length > 0, query);
-        t.is(indexed.hits.length, sqlResult.hits.length, query);
-        for (const [i, hit] of indexed.hits.entries()) {
-          const expected = sqlResult.hits[i]?.score ?? Number.NaN;
-          t.true(Math.abs(hit.score - expected) <= 1e-9 * Math.max(1, expected), `${query}: score ${i}`);
-        }
-        // Equal scores compared as sets (bm25-comparison-kit.ts says why).
-        t.deepEqual(
-          canonicalHits(indexed.hits),
-          canonicalHits(sqlResult.hits),
-          `${query}: same chunks, same order`,
-        );
+        assertSameRanking(t, indexed, sqlResult, query);
       });
     }
-    t.true(paths.has(path), `the index answered by ${path} (saw ${[...paths].join(", ")})`);
-    t.true(
-      [...paths].every((p) => p.startsWith("index")),
-      "never fell back to SQL",
-    );
+    assertIndexAnswered(t, paths, path);
   });
 }

@@ -12,7 +12,7 @@ export interface SqlBm25Options {
   readonly asOf?: Date | undefined;
   /**
    * With asOf: only the chunks valid then that are no longer current (closed since), the part of a
-   * point-in-time recall the in-process index does not hold (search-bm25-indexed-at.ts).
+   * point-in-time recall the in-process index does not hold (search-bm25-from-index.ts).
    */
   readonly closedOnly?: boolean | undefined;
   /** Only chunks of memories matching it are ranked (ADR 0220), before the top k is cut. */

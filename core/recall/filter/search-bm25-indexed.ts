@@ -20,7 +20,7 @@ export type IndexedBm25Path =
  * (ADR 0220) — the same choice of listed / over-fetch / join, so the same
  * hits — but the listed and joined chunks become the index's allowed-chunk set, applied before the
  * top k. With `validAt`, only current chunks already valid then (the current part of a point-in-time
- * recall, search-bm25-indexed-at.ts): a current chunk valid at T belongs to its memory's current
+ * recall, search-bm25-from-index.ts): a current chunk valid at T belongs to its memory's current
  * version, which was the version valid at T, so the filter's conditions on `m` hold as of T too.
  * Undefined when the shared index moved past this recall's snapshot meanwhile: the caller then asks
  * SQL.

@@ -18,7 +18,8 @@ export function mergeTopK(a: readonly ScoredChunk[], b: readonly ScoredChunk[], 
 }
 
 /**
- * Point-in-time BM25 (`as_of`) with the in-process index (issue 23): the chunks valid at T are the
+ * BM25 from the tenant's in-process index: recall without `as_of` from the index alone (filtered as
+ * search-bm25-indexed.ts filters). Point-in-time BM25 (`as_of`, ADR 0340): the chunks valid at T are the
  * current chunks already valid then — the index, restricted by valid_from — and the chunks closed
  * since T that were valid then, scored in PostgreSQL over the tenant's closed chunks only (few unless
  * the tenant rewrote much of itself since T). Both parts are scored with today's statistics, as the
@@ -27,18 +28,18 @@ export function mergeTopK(a: readonly ScoredChunk[], b: readonly ScoredChunk[], 
  * applies it (the same path choice), to the closed one as the SQL scorer does. Undefined when the
  * shared index moved past this recall's snapshot (the caller asks SQL for all of it).
  */
-export async function searchBm25IndexedAt(
+export async function searchBm25FromIndex(
   tx: TransactionSql,
   tenantId: string,
   view: Bm25IndexView,
   terms: readonly Bm25Term[],
   collection: CollectionStatistics,
   k: number,
-  asOf: Date,
   filter: ResolvedRecallFilter | undefined,
-): Promise<{ hits: ScoredChunk[]; path: IndexedAtPath } | undefined> {
+  asOf: Date | undefined,
+): Promise<{ hits: ScoredChunk[]; path: IndexedBm25Path | IndexedAtPath } | undefined> {
   const current = await searchBm25Indexed(tx, tenantId, view, terms, collection, k, filter, asOf);
-  if (current === undefined) return undefined;
+  if (current === undefined || asOf === undefined) return current;
   const path: IndexedAtPath = `${current.path}-at`;
   if (terms.length === 0) return { hits: [], path };
   const closed = await searchBm25(tx, tenantId, terms, collection, k, { asOf, closedOnly: true, filter });
