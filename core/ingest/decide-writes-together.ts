@@ -118,6 +118,12 @@ async function decideInOneTransaction(
   members: readonly Member[],
 ): Promise<Settled<Decision>[]> {
   const { db, vectors } = (members[0] as Member).deps;
+  // A tenant's first write creates its vector table under a lock that takes a pool connection. Inside
+  // the transaction that was a deadlock: its title and quota locks held, every other pool connection
+  // waiting on them (test/ingest/quota.test.ts hung under load; pg_stat_activity: 8 of 10 connections
+  // on the advisory locks, the 2 holders idle in transaction at the LanceDB upsert).
+  for (const space of new Set(members.map((m) => m.deps.embedder.id)))
+    await vectors.ensureTable(tenantId, space);
   const stored: { space: string; version: number; rows: number }[] = [];
   const decided = await db.withTenant(tenantId, async (tx) => {
     // Every member's title lock, then their identical checks: two statements in one round trip.

@@ -68,6 +68,9 @@ export async function importTenant(
     // them kept the search connection's metadata cache full of this import's manifests.
     const vectors = await deps.vectors.forBulkWrite();
     try {
+      // Created before the transaction takes the quota lock: creating takes a pool connection, which
+      // writers queued behind that lock may hold (decide-writes-together.ts says how that deadlocked).
+      await vectors.ensureTable(tenantId, deps.embedder.id);
       return await guarded(() =>
         deps.db.withTenant(tenantId, async (tx) => {
           // Quota-checked writers of this tenant (plans with a memory limit) wait until the import is

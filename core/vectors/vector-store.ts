@@ -79,6 +79,13 @@ export interface VectorStore {
   /** The (tenant, space) table, or undefined when it does not exist yet (worker jobs). */
   openTable(tenantId: string, space: string): Promise<lancedb.Table | undefined>;
   /**
+   * Creates the (tenant, space) table unless it exists. Creating takes the cross-process creation
+   * lock (`serializeCreation`, a PostgreSQL advisory lock on a pooled connection): a writer that
+   * upserts inside a database transaction calls this first, outside it, so that the upsert never
+   * waits for a pool connection while its transaction holds locks others queue behind.
+   */
+  ensureTable(tenantId: string, space: string): Promise<void>;
+  /**
    * Runs `rewrite` (compaction, index build, purge of one (tenant, space) table) while no other rewrite
    * of that table runs in this process or, with `serializeRewrites`, in any process on the store.
    */
@@ -359,6 +366,9 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
       }
     },
     exclusive: (tenantId, space, rewrite) => rewriteAlone(vectorTableName(tenantId, space), rewrite),
+    async ensureTable(tenantId, space) {
+      await createOrOpen(vectorTableName(tenantId, space));
+    },
     async dropSpace(tenantId, space) {
       const name = vectorTableName(tenantId, space);
       tables.delete(name);
