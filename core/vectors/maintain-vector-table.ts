@@ -118,6 +118,11 @@ async function maintain(
     const result = await table.optimize({ cleanupOlderThan: cleanupOlderThan() });
     versionsRemoved += result.prune.oldVersionsRemoved;
   };
+  /** One index over every row; then compaction can merge the fragments the old segments kept apart. */
+  const rebuildIndex = async () => {
+    await table.createIndex("vector", { config: annIndex(), replace: true });
+    await optimize();
+  };
   const indexed = rows >= (options.annIndexMinRows ?? ANN_INDEX_MIN_ROWS);
   const vectorIndex = indexed
     ? (await table.listIndices()).find((i) => i.columns.includes("vector"))
@@ -130,8 +135,7 @@ async function maintain(
     // 1k → 10k → 100k fill, the 90k rows as one delta: vector stage p50 27 ms against 12 ms for an
     // index built over all 100k. A rebuild here costs what the rows cost to add, so over a tenant's
     // growth by doublings at most about twice its final size.
-    await table.createIndex("vector", { config: annIndex(), replace: true });
-    await optimize();
+    await rebuildIndex();
     return { rows, compacted: true, indexCreated: false, indexRebuilt: true, versionsRemoved };
   }
   let compacted = false;
@@ -152,10 +156,8 @@ async function maintain(
       const segments = (await table.indexStats(vectorIndex.name))?.numIndices ?? 1;
       const bound = options.maxIndexSegments ?? indexSegmentBound(rows);
       if (segments > (options.duringWrites ? 2 * bound : bound)) {
-        await table.createIndex("vector", { config: annIndex(), replace: true });
+        await rebuildIndex();
         indexRebuilt = true;
-        // One index now covers every fragment, so compaction can merge them.
-        await optimize();
       }
     }
   }
