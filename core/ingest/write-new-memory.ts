@@ -1,11 +1,10 @@
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
 import { finishIndexing } from "../memories/finish-indexing.js";
-import { failureDetail, ingestFailed, providerFailure } from "../memories/indexing-errors.js";
+import { failureDetail, indexingError } from "../memories/indexing-errors.js";
 import { insertMemoryRow, type MemoryStatusName } from "../memories/insert-memory-row.js";
 import { ASYNC_THRESHOLD_CHARACTERS } from "../memories/memory-limits.js";
 import { chunkContent } from "../memories/prepare-memory-content.js";
 import { countMemories, quotaOf } from "../memories/quota.js";
-import { ProviderError } from "../models/provider-error.js";
 import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
 import {
@@ -150,7 +149,5 @@ async function recordFailure(deps: WriteNewMemoryDeps, request: NewMemory, cause
       statusDetail: failureDetail(cause),
     }),
   );
-  return cause instanceof ProviderError
-    ? providerFailure(cause, row.memoryId)
-    : ingestFailed(row.memoryId, cause);
+  return indexingError(row.memoryId, cause);
 }

@@ -10,10 +10,9 @@ import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { type ServiceProcess, spawnService, waitForHealth } from "../helpers/service-process.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
-// Issue 15 "Suites": the LanceDB directory becomes unwritable → the write answers the documented
-// ingest_failed (REST 500 naming the failed memory, MCP -32603 with data.reason ingest_failed;
-// docs/ingest.md) at once
-// instead of hanging, the memory is `failed`, nothing of it is searchable, and what was stored
+// Issue 15 "Suites", amended by issue 45 item 5: the LanceDB directory becomes unwritable → the
+// write answers a retryable 503 naming the failed memory (MCP -32006 with data.reason unavailable;
+// docs/ingest.md "Failures") at once instead of hanging, the memory is `failed`, nothing of it is searchable, and what was stored
 // before stays intact. Permissions do not bind root, so the service runs as `nobody` when the test
 // runs as root; as another user it runs as that user.
 
@@ -57,7 +56,7 @@ test.after.always(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-test("an unwritable LanceDB directory: ingest_failed at once, memory failed, earlier data intact", async (t) => {
+test("an unwritable LanceDB directory: a retryable 503 at once, memory failed, earlier data intact", async (t) => {
   // Spawns and restarts whole services: minutes on a loaded machine.
   t.timeout(300_000);
   const port = await freePort();
@@ -101,10 +100,13 @@ test("an unwritable LanceDB directory: ingest_failed at once, memory failed, ear
     const started = Date.now();
     const refused = await store("During", "The harbour master counts the boats at dusk.");
     t.log(`answered ${refused.status} after ${Date.now() - started} ms`);
-    t.is(refused.status, 500);
-    // REST carries ingest_failed as its message (docs/ingest.md "Failures"), naming the failed memory.
+    t.is(refused.status, 503);
+    // A storage fault, not a bad memory: retry shortly; the failed memory is named (docs/ingest.md).
     const body = (await refused.json()) as { error: string };
-    t.regex(body.error, /could not be indexed; it is kept with status failed/);
+    t.regex(
+      body.error,
+      /vector store cannot be written right now \(storage not writable\); the memory is kept with status failed \(id [0-9a-f-]{36}\); retry shortly/,
+    );
     const mcp = await fetch(`${base}/api/mcp/v1`, {
       method: "POST",
       headers: { ...headers, accept: "application/json" },
@@ -120,8 +122,8 @@ test("an unwritable LanceDB directory: ingest_failed at once, memory failed, ear
       signal: AbortSignal.timeout(30_000),
     });
     const answer = (await mcp.json()) as { error?: { code: number; data?: { reason?: string } } };
-    t.is(answer.error?.code, -32603);
-    t.is(answer.error?.data?.reason, "ingest_failed");
+    t.is(answer.error?.code, -32006);
+    t.is(answer.error?.data?.reason, "unavailable");
 
     const rows = await sql<{ title: string; status: string; stored: number }[]>`
       select m.title, m.status,
