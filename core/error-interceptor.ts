@@ -1,7 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "../config/logger.js";
 import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
-import { coreError, internalError, unavailable } from "./errors.js";
+import { coreError, internalError, invalidArgument, unavailable } from "./errors.js";
 import { ProviderError } from "./models/provider-error.js";
 
 const CONNECTION_ERRORS = new Set([
@@ -22,6 +22,17 @@ export function isConnectionError(error: unknown): boolean {
   if (typeof code !== "string") return false;
   // SQLSTATE class 08 (connection exception), 57P01..57P03 (admin shutdown, cannot connect now).
   return CONNECTION_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code);
+}
+
+/**
+ * SQLSTATE class 22 (data exception: a value PostgreSQL cannot take — a malformed uuid, a number or
+ * date out of range, a NUL byte): a request value that validation should have refused. Answered
+ * INVALID_ARGUMENT rather than INTERNAL, so no input can produce a 500 (issue 45, item 4); logged, so
+ * the missing validation is found and added where it belongs.
+ */
+function isDataException(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /**
@@ -49,6 +60,10 @@ export function toCoreError(error: unknown, logger: Logger, method: string): Con
   if (isConnectionError(error)) {
     logger.warn({ err: error, method }, "dependency unavailable");
     return unavailable("the database is unavailable; retry shortly", error);
+  }
+  if (isDataException(error)) {
+    logger.warn({ err: error, method }, "a request value the database refused (validation missing)");
+    return invalidArgument("", `a value in the request is not valid: ${error.message}`);
   }
   logger.error({ err: error, method }, "unhandled error in core");
   return internalError(error);

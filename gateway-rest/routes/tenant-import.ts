@@ -1,4 +1,5 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { errorResponses } from "../error-schemas.js";
@@ -65,8 +66,15 @@ export const tenantImportRoutes: FastifyPluginAsync<RestRouteOptions> = async (a
       },
     },
     async (request, reply) => {
+      // Without a body (or without a Content-Type) no parser ran and there is no stream to pass on.
+      if (!(request.body instanceof Readable)) {
+        throw new ConnectError(
+          "body: an export bundle is required (send GET /api/tenant/export's output as application/json)",
+          Code.InvalidArgument,
+        );
+      }
       const result = await options.clients.lifecycle.importTenant(
-        asMessages(request.body as Readable),
+        asMessages(request.body),
         coreStreamCall(request, reply, options),
       );
       return reply.send({
