@@ -24,6 +24,7 @@ import { createBillingService, onboardingCheckout } from "./billing/billing-serv
 import { cancelSubscriptionNow } from "./billing/cancel-subscription-now.js";
 import { createPayments } from "./billing/payments.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
+import { createFailFastInterceptor } from "./fail-fast-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
@@ -228,6 +229,8 @@ export function createCore(options: CoreOptions): Core {
   const interceptorChain = (trustClientIp: boolean, transport: "grpc" | "in_process"): Interceptor[] => [
     createMetricsInterceptor(options.metrics, transport),
     createErrorInterceptor(options.logger),
+    // Before auth: a token lookup on a frozen database would wait like any other query.
+    createFailFastInterceptor(db.watchdog),
     createAuthInterceptor(authenticator, {
       trustClientIp,
       resources: { [MCP_GATEWAY]: `${options.publicUrl}${MCP_RESOURCE_PATH}` },

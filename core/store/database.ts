@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { inSpan } from "../../lib/tracing/tracer.js";
+import { type DatabaseWatchdog, watchDatabase } from "./database-watchdog.js";
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -20,6 +21,8 @@ export interface Database {
   ): Promise<T>;
   /** True when a trivial query answers within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Whether the database answers at all (a frozen one is stalled); requests fail fast on it. */
+  readonly watchdog: DatabaseWatchdog;
   close(): Promise<void>;
 }
 
@@ -98,11 +101,15 @@ export function createDatabase(options: DatabaseOptions): Database {
     }
   }
 
+  const watchdog = watchDatabase({ ping });
+
   return {
     sql,
     withTenant,
     ping,
+    watchdog,
     close: async () => {
+      watchdog.stop();
       await Promise.all([sql.end({ timeout: 5 }), pingSql.end({ timeout: 1 })]);
     },
   };
