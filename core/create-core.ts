@@ -28,6 +28,7 @@ import { createFailFastInterceptor } from "./fail-fast-interceptor.js";
 import { createGraphService } from "./graph/graph-service.js";
 import { createHealthService } from "./health/health-service.js";
 import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
+import { startInstanceHeartbeat } from "./idempotency/instance-heartbeat.js";
 import { createIngestService } from "./ingest/ingest-service.js";
 import { parseMasterKey } from "./keys/key-cipher.js";
 import { createTenantModels, type TenantModelsOptions } from "./keys/tenant-models.js";
@@ -301,6 +302,8 @@ export function createCore(options: CoreOptions): Core {
     cancelSubscription: (tenantId) => cancelSubscriptionNow(billingDeps, tenantId),
   });
   const health = createHealthService({ services: MEMORY_SERVICES, isDatabaseUp: () => db.ping(1000) });
+  // This process as the owner of idempotency claims: a claim of a dead process is taken over.
+  const heartbeat = startInstanceHeartbeat(db, options.logger);
 
   return {
     authenticator,
@@ -308,14 +311,15 @@ export function createCore(options: CoreOptions): Core {
     async close() {
       await recallLog.flush();
       bm25Index?.close();
+      await heartbeat.stop();
     },
     interceptors: interceptorChain(options.trustClientIp, "grpc"),
     inProcessInterceptors: interceptorChain(true, "in_process"),
     routes(router) {
       router.service(RecallService, recall);
       // Writes repeated with an idempotency key replay their first answer (issue 15).
-      router.service(IngestService, withIdempotentWrites(db, IngestService, ingest));
-      router.service(GraphService, withIdempotentWrites(db, GraphService, graph));
+      router.service(IngestService, withIdempotentWrites(db, heartbeat.id, IngestService, ingest));
+      router.service(GraphService, withIdempotentWrites(db, heartbeat.id, GraphService, graph));
       router.service(TenancyService, tenancy);
       router.service(BillingService, billing);
       router.service(WebhookService, webhooks);

@@ -22,6 +22,7 @@ import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
+import { replayedUpdate } from "./replayed-update.js";
 import { writeEdgePair } from "./write-edge-pair.js";
 
 export interface UpdateFactDeps {
@@ -98,6 +99,9 @@ export async function updateFact(deps: UpdateFactDeps, input: UpdateFactInput): 
   const { db } = deps;
   const { tenantId } = input;
   requireContent(input.newContent);
+  // A keyed re-run after a crash whose first run committed: answer with that write.
+  const replayed = await replayedUpdate(db, input);
+  if (replayed) return replayed;
   // Fail fast (before embedding) on a missing or superseded target; re-checked under the lock below.
   const target = await db.withTenant(tenantId, (tx) => currentTarget(tx, tenantId, input.targetId, false));
   // The same size limits as creating that kind of memory (docs/ingest.md).

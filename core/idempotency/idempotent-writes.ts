@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   create,
   type DescMessage,
@@ -12,6 +12,8 @@ import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { principalKey } from "../auth/principal.js";
 import { coreError, invalidArgument } from "../errors.js";
 import type { Database } from "../store/database.js";
+import { OWNER_DEAD_AFTER_SECONDS } from "./instance-heartbeat.js";
+import { runAsReplay } from "./replay-scope.js";
 
 /** Metadata key the gateways forward (REST `Idempotency-Key`, MCP `idempotency_key`). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
@@ -29,16 +31,29 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 type UnaryHandler = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
 
+/** The key's row as a retry finds it. */
+interface ClaimRow {
+  readonly request_sha256: string;
+  readonly response: Uint8Array | null;
+  readonly claim: string | null;
+  readonly owner_alive: boolean;
+}
+
 /**
  * Wraps one write so a repeat with the same idempotency key within 24 hours replays the stored
- * answer: a retry after a timeout (REST 504, MCP -32006) never writes twice (issue 15). The first
- * request claims the key before it runs; a retry while it still runs is 409 (retry shortly); the
- * same key with a different request is 409 too. A failed first request releases the key, so its
- * retry runs again. A wrapper around the handler (not an interceptor) so the transport's own
- * response headers and trailers stay as they are on a replay.
+ * answer: a retry after a timeout (REST 504/503, MCP -32006) never writes twice (issues 15 and 45).
+ * The first request claims the key (naming this process as its owner) before it runs; a retry while
+ * the owner still runs is 409 (retry shortly); the same key with a different request is 409 too. A
+ * failed first request releases the key, so its retry runs again. When the owner died (kill -9
+ * between claim and answer: its heartbeat stops, instance-heartbeat.ts), the next retry takes the
+ * claim over and runs the write again as a replay: every keyed write is idempotent by content, so
+ * what the first run committed is found and answered as written, and what it did not commit is
+ * written now — exactly once either way (docs/idempotency.md). A wrapper around the handler (not an
+ * interceptor) so the transport's own response headers and trailers stay as they are on a replay.
  */
 function idempotent(
   db: Database,
+  owner: string,
   methodName: string,
   input: DescMessage,
   output: DescMessage,
@@ -60,54 +75,98 @@ function idempotent(
     }
     const tenantId = principal.tenantId;
     const requestHash = createHash("sha256").update(toBinary(input, request)).digest("hex");
+    const claimId = randomUUID();
     const claimed = await db.sql.begin(async (tx) => {
       await tx`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - interval '24 hours'`;
       return tx<{ claimed: boolean }[]>`
-        insert into idempotency_keys (tenant_id, method, key, request_sha256)
-        values (${tenantId}, ${methodName}, ${key}, ${requestHash})
+        insert into idempotency_keys (tenant_id, method, key, request_sha256, owner, claim)
+        values (${tenantId}, ${methodName}, ${key}, ${requestHash}, ${owner}, ${claimId})
         on conflict do nothing
         returning true as claimed`;
     });
-    if (claimed.length === 0) {
-      const [row] = await db.sql<{ request_sha256: string; response: Uint8Array | null }[]>`
-        select request_sha256, response from idempotency_keys
-        where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}`;
-      if (row && row.request_sha256 !== requestHash) {
-        throw coreError(
-          Code.FailedPrecondition,
-          ErrorReason.CONFLICT,
-          "this idempotency key was already used for a different request; use a new key for a new write",
-        );
-      }
-      if (!row?.response) {
-        throw coreError(
-          Code.Aborted,
-          ErrorReason.CONFLICT,
-          "a request with this idempotency key is still running; retry shortly",
-        );
-      }
-      return fromBinary(output, row.response);
-    }
-    try {
-      const response = await run();
-      await db.sql`
-        update idempotency_keys set response = ${Buffer.from(toBinary(output, response))}
-        where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}`;
-      return response;
-    } catch (error) {
-      await db.sql`
-        delete from idempotency_keys
-        where tenant_id = ${tenantId} and method = ${methodName} and key = ${key} and response is null`.catch(
-        () => undefined,
+    const where = { tenantId, methodName, key };
+    if (claimed.length > 0) return runClaimed(db, where, claimId, output, run, undefined);
+
+    const [row] = await db.sql<ClaimRow[]>`
+      select k.request_sha256, k.response, k.claim,
+             -- Never taken over in its first seconds: the owner's first beat may still be on its way.
+             (k.created_at > now() - make_interval(secs => ${OWNER_DEAD_AFTER_SECONDS})
+              or exists (select 1 from core_instances i
+                         where i.id = k.owner
+                           and i.heartbeat_at > now() - make_interval(secs => ${OWNER_DEAD_AFTER_SECONDS}))) as owner_alive
+      from idempotency_keys k
+      where k.tenant_id = ${tenantId} and k.method = ${methodName} and k.key = ${key}`;
+    if (row && row.request_sha256 !== requestHash) {
+      throw coreError(
+        Code.FailedPrecondition,
+        ErrorReason.CONFLICT,
+        "this idempotency key was already used for a different request; use a new key for a new write",
       );
-      throw error;
     }
+    if (row?.response) return fromBinary(output, row.response);
+    if (row && !row.owner_alive) {
+      // The owner died before answering: take the claim over (one retry wins) and replay.
+      const [taken] = await db.sql<{ created_at: Date }[]>`
+        update idempotency_keys set owner = ${owner}, claim = ${claimId}
+        where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}
+          and response is null and claim is not distinct from ${row.claim}::uuid
+        returning created_at`;
+      if (taken) return runClaimed(db, where, claimId, output, run, taken.created_at);
+    }
+    // Released between our insert and this read (the first run failed): retry runs it again.
+    throw coreError(
+      Code.Aborted,
+      ErrorReason.CONFLICT,
+      "a request with this idempotency key is still running; retry shortly",
+    );
   };
+}
+
+interface KeyOf {
+  readonly tenantId: string;
+  readonly methodName: string;
+  readonly key: string;
+}
+
+/**
+ * Runs the write under this process's claim and stores its answer. A first run that fails releases
+ * the key; a replay that fails keeps it without an owner, so the next retry replays again from the
+ * same claim time (the first run may have committed).
+ */
+async function runClaimed(
+  db: Database,
+  { tenantId, methodName, key }: KeyOf,
+  claimId: string,
+  output: DescMessage,
+  run: () => Promise<MessageShape<DescMessage>>,
+  replaySince: Date | undefined,
+): Promise<MessageShape<DescMessage>> {
+  try {
+    const response = await (replaySince === undefined ? run() : runAsReplay(replaySince, run));
+    await db.sql`
+      update idempotency_keys set response = ${Buffer.from(toBinary(output, response))}
+      where tenant_id = ${tenantId} and method = ${methodName} and key = ${key} and claim = ${claimId}`;
+    return response;
+  } catch (error) {
+    const release =
+      replaySince === undefined
+        ? db.sql`
+            delete from idempotency_keys
+            where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}
+              and claim = ${claimId} and response is null`
+        : db.sql`
+            update idempotency_keys set owner = null
+            where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}
+              and claim = ${claimId} and response is null`;
+    await release.catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The service with each of its writes listed above wrapped by `idempotent`. */
 export function withIdempotentWrites<S extends DescService>(
   db: Database,
+  owner: string,
   service: S,
   impl: Partial<ServiceImpl<S>>,
 ): Partial<ServiceImpl<S>> {
@@ -118,6 +177,7 @@ export function withIdempotentWrites<S extends DescService>(
     if (!IDEMPOTENT_METHODS.has(`${service.typeName}.${method.name}`)) continue;
     wrapped[method.localName] = idempotent(
       db,
+      owner,
       `${service.typeName}/${method.name}`,
       method.input,
       method.output,

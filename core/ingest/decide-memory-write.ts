@@ -42,6 +42,8 @@ export type Decision =
       memoryId: string;
       status: MemoryStatusName;
       chunksWritten: number;
+      /** When the identical memory was recorded (a replayed key's own write is answered as written). */
+      recordedAt: Date;
       used: number;
     }
   | { kind: "queued"; memoryId: string; used: number | undefined }

@@ -40,6 +40,7 @@ export interface IdenticalMemory {
   readonly status: MemoryStatusName;
   readonly chunksWritten: number;
   readonly embeddingSpace: string | null;
+  readonly recordedAt: Date;
 }
 
 /**
@@ -75,9 +76,11 @@ export async function findIdenticalMemories(
       status: MemoryStatusName;
       chunks_written: number;
       embedding_space: string | null;
+      recorded_at: Date;
     }[]
   >`
-    select distinct on (w.position) w.position::int, m.id, m.status, m.chunks_written, m.embedding_space
+    select distinct on (w.position) w.position::int, m.id, m.status, m.chunks_written, m.embedding_space,
+           m.recorded_at
     from unnest(${tx.array(writes.map((w) => w.kind))}::text[],
                 ${tx.array(writes.map((w) => w.title))}::text[],
                 ${tx.array(writes.map((w) => contentSha256(w.content).toString("hex")))}::text[])
@@ -103,6 +106,7 @@ export async function findIdenticalMemories(
           status: row.status,
           chunksWritten: row.chunks_written,
           embeddingSpace: row.embedding_space,
+          recordedAt: row.recorded_at,
         }
       : undefined;
   });

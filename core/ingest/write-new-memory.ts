@@ -1,4 +1,5 @@
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
+import { writtenByReplayedKey } from "../idempotency/replay-scope.js";
 import { finishIndexing } from "../memories/finish-indexing.js";
 import { failureDetail, indexingError } from "../memories/indexing-errors.js";
 import { insertMemoryRow, type MemoryStatusName } from "../memories/insert-memory-row.js";
@@ -67,7 +68,8 @@ export async function writeNewMemory(
       memoryId: decision.memoryId,
       status: decision.status,
       chunksWritten: decision.chunksWritten,
-      unchanged: true,
+      // Re-run of a keyed write whose first run died after committing: its own write, not a repeat.
+      unchanged: !writtenByReplayedKey(decision.recordedAt),
       replacedDocumentIds: [],
       quota: quotaOf(decision.used, limits),
     };
