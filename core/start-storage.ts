@@ -26,7 +26,14 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
       });
   const databaseUrl = config.databaseUrl ?? embeddedServer?.url;
   if (!databaseUrl) throw new Error("no database");
-  const db = createDatabase({ url: databaseUrl, maxConnections: config.databasePoolSize });
+  const db = createDatabase({
+    url: databaseUrl,
+    maxConnections: config.databasePoolSize,
+    onStallChange: (stalled) =>
+      stalled
+        ? logger.warn("the database does not answer pings: calls are refused with 503 until it does")
+        : logger.info("the database answers again"),
+  });
   try {
     const migrated = await prepareDatabase(databaseUrl, db.sql);
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, "database migrated");

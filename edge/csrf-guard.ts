@@ -1,6 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "../gateway-kit/credentials.js";
+import { isCsrfTokenOf } from "../gateway-kit/csrf-token.js";
+
+export { csrfTokenFor } from "../gateway-kit/csrf-token.js";
 
 /** The header the dashboard sends its anti-CSRF token in (never a cookie: a form cannot set it). */
 export const CSRF_HEADER = "x-csrf-token";
@@ -8,21 +10,6 @@ export const CSRF_HEADER = "x-csrf-token";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Routes that accept the session cookie (the spec's Auth column, as the REST routes state it). */
 const COOKIE_AUTH = new Set(["Session", "Both"]);
-
-/**
- * The anti-CSRF token of a session: derived from the session token (which only the server and the
- * HttpOnly cookie know), so it needs no storage and dies with the session. One-way: the page that
- * carries it cannot recover the session token from it.
- */
-export function csrfTokenFor(sessionToken: string): string {
-  return createHash("sha256").update(`dashboard-csrf\u0000${sessionToken}`).digest("base64url");
-}
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * Why a cookie-authenticated write must be refused, or undefined when it may go on. `corsOrigins`
@@ -50,7 +37,7 @@ export function csrfRefusal(
   if (origin !== undefined && origin !== publicOrigin) return "cross-origin request refused";
   if (site !== undefined && site !== "same-origin") return "cross-site request refused";
   const token = request.headers[CSRF_HEADER];
-  if (typeof token !== "string" || !sameToken(token, csrfTokenFor(session))) {
+  if (typeof token !== "string" || !isCsrfTokenOf(token, session)) {
     return `missing or wrong ${CSRF_HEADER} header (sent by the dashboard on every change)`;
   }
   return undefined;

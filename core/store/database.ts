@@ -31,6 +31,8 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** Receives PostgreSQL notices (e.g. "relation already exists, skipping"); dropped when unset. */
   onNotice?: (message: string) => void;
+  /** Told when the database stops answering pings and when it answers again (the watchdog). */
+  onStallChange?: (stalled: boolean) => void;
 }
 
 /**
@@ -101,7 +103,10 @@ export function createDatabase(options: DatabaseOptions): Database {
     }
   }
 
-  const watchdog = watchDatabase({ ping });
+  const watchdog = watchDatabase({
+    ping,
+    ...(options.onStallChange ? { onChange: options.onStallChange } : {}),
+  });
 
   return {
     sql,

@@ -1,7 +1,8 @@
 import { type CallOptions, Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../../gateway-kit/core-clients.js";
-import { forwardedHeaders } from "../../gateway-kit/credentials.js";
+import { forwardedHeaders, SESSION_COOKIE } from "../../gateway-kit/credentials.js";
+import { csrfTokenFor, isCsrfTokenOf } from "../../gateway-kit/csrf-token.js";
 import { readErrorDetails } from "../../gateway-kit/error-details.js";
 import { type OAuthClient, ScopeSchema } from "../../gen/memory/v1/tenancy_service_pb.js";
 import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
@@ -235,6 +236,8 @@ export async function registerAuthorizationEndpoint(
             ...(authorization.resource === undefined ? {} : { resource: authorization.resource }),
             requested_scope: authorization.scopes.join(" "),
             lang,
+            // The session's anti-CSRF token (as the dashboard's): a page elsewhere cannot know it.
+            csrf_token: csrfTokenFor(request.cookies[SESSION_COOKIE] ?? ""),
           },
         }),
       );
@@ -257,7 +260,9 @@ export async function registerAuthorizationEndpoint(
   }
 
   // The consent form. SameSite=Lax keeps the session cookie off cross-site POSTs; the Origin and
-  // Fetch-Metadata checks refuse them outright.
+  // Fetch-Metadata checks refuse them outright, and the form must carry the session's anti-CSRF
+  // token. `Origin: null` (a browser that hides the origin, e.g. under a no-referrer policy) is
+  // accepted only with that token and a same-origin Sec-Fetch-Site, where one is sent.
   app.post(
     OAUTH_PATHS.authorize,
     {
@@ -271,9 +276,11 @@ export async function registerAuthorizationEndpoint(
       const lang = pickLanguage(form.lang?.[0], request.headers["accept-language"]);
       const origin = request.headers.origin;
       const site = request.headers["sec-fetch-site"];
+      const session = request.cookies[SESSION_COOKIE];
       if (
-        (origin !== undefined && origin !== publicOrigin) ||
-        (site !== undefined && site !== "same-origin")
+        (origin !== undefined && origin !== publicOrigin && origin !== "null") ||
+        (site !== undefined && site !== "same-origin") ||
+        (session !== undefined && !isCsrfTokenOf(single(form, "csrf_token"), session))
       ) {
         return showError(
           request,

@@ -33,7 +33,7 @@ export function protectedResourceMetadata(publicUrl: string): OAuthProtectedReso
     scopes_supported: [...SUPPORTED_SCOPES],
     bearer_methods_supported: ["header"],
     resource_name: "Memory service MCP endpoint",
-    resource_documentation: `${publicUrl}/docs`,
+    resource_documentation: `${publicUrl}/api/docs`,
   };
 }
 
@@ -52,7 +52,7 @@ export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
     token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
     revocation_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
     code_challenge_methods_supported: ["S256"],
-    service_documentation: `${publicUrl}/docs`,
+    service_documentation: `${publicUrl}/api/docs`,
     // RFC 9207: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
   };

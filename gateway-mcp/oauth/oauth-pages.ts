@@ -108,7 +108,7 @@ fieldset{border:1px solid var(--border);border-radius:8px;margin:0 0 1rem;paddin
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}code{font-size:.875rem}`;
 
 function page(lang: Language, title: string, body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 const hidden = (fields: Readonly<Record<string, string>>): string =>

@@ -7,6 +7,7 @@ import {
   connectedClient,
   consent,
   FORM,
+  hiddenFields,
   mcpCall,
   memberSession,
   type OAuthTestBed,
@@ -232,11 +233,13 @@ test("authorize: missing or non-S256 PKCE, wrong response type, scope or resourc
     t.is(location.searchParams.get("state"), "st-123");
     t.is(location.searchParams.get("iss"), bed.url);
   }
-  // The same checks hold when the consent form is posted directly.
+  // The same checks hold when the consent form is posted directly (with the session's token).
   const { location } = await consent(
     bed,
     cookie,
     authorizationParams(bed, client, challenge, { code_challenge: undefined }),
+    undefined,
+    authorizationParams(bed, client, challenge),
   );
   t.is(location?.searchParams.get("error"), "invalid_request");
   // A repeated parameter is invalid_request.
@@ -263,6 +266,7 @@ test("authorize: signed out shows sign-in; signed in shows consent; deny and cro
   form.set("requested_scope", "read write");
   form.set("redirect_uri_given", "1");
   form.set("decision", "deny");
+  form.set("csrf_token", hiddenFields(html).csrf_token ?? "");
   const denied = await fetch(`${bed.url}/api/oauth/authorize`, {
     method: "POST",
     redirect: "manual",
@@ -282,6 +286,29 @@ test("authorize: signed out shows sign-in; signed in shows consent; deny and cro
   });
   t.is(crossSite.status, 403);
   t.is(crossSite.headers.get("location"), null);
+
+  // Same origin but without the page's anti-CSRF token (a form forged on another page of the
+  // site, an old browser without Origin): refused.
+  const withoutToken = new URLSearchParams(form);
+  withoutToken.delete("csrf_token");
+  for (const body of [withoutToken, new URLSearchParams({ ...Object.fromEntries(form), csrf_token: "x" })]) {
+    const forged = await fetch(`${bed.url}/api/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": FORM, cookie, origin: bed.url },
+      body,
+    });
+    t.is(forged.status, 403);
+  }
+  // What a browser sends when the page hides its origin (Origin: null) — accepted with the token.
+  const nullOrigin = await fetch(`${bed.url}/api/oauth/authorize`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": FORM, cookie, origin: "null", "sec-fetch-site": "same-origin" },
+    body: form,
+  });
+  t.is(nullOrigin.status, 303);
+  t.truthy(new URL(nullOrigin.headers.get("location") ?? "").searchParams.get("code"));
 });
 
 test("token: missing verifier is invalid_request; wrong verifier invalid_grant and burns the code", async (t) => {

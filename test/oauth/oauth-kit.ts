@@ -162,12 +162,27 @@ export function authorizationParams(
   return out;
 }
 
+/** The consent page's hidden csrf_token for this session, or undefined when no consent page shows. */
+export async function consentToken(
+  bed: OAuthTestBed,
+  cookie: string,
+  params: URLSearchParams,
+): Promise<string | undefined> {
+  const page = await fetch(`${bed.url}/api/oauth/authorize?${params}`, {
+    redirect: "manual",
+    headers: { cookie, accept: "text/html", "x-forwarded-for": freshIp() },
+  });
+  return page.status === 200 ? hiddenFields(await page.text()).csrf_token : undefined;
+}
+
 /** Consent as the browser sends it; returns the 303's Location. */
 export async function consent(
   bed: OAuthTestBed,
   cookie: string,
   params: URLSearchParams,
   scopes: string[] = ["read", "write"],
+  /** Where the session's anti-CSRF token is read (default: the consent page of `params`). */
+  tokenParams: URLSearchParams = params,
 ): Promise<{ res: Response; location: URL | undefined }> {
   const form = new URLSearchParams(params);
   form.set("redirect_uri_given", params.has("redirect_uri") ? "1" : "0");
@@ -175,6 +190,9 @@ export async function consent(
   form.delete("scope");
   for (const s of scopes) form.append("scope", s);
   form.set("decision", "allow");
+  // As a browser: the anti-CSRF token comes from the consent page the session was shown.
+  const token = await consentToken(bed, cookie, tokenParams);
+  if (token !== undefined) form.set("csrf_token", token);
   const res = await fetch(`${bed.url}/api/oauth/authorize`, {
     method: "POST",
     redirect: "manual",
