@@ -1,0 +1,341 @@
+/**
+ * `npm run bench:tenants` (issue 46 "Measure"): many workspaces on one instance. Recall over REST
+ * against the service as `npm start` runs it, with recalls spread over randomly chosen workspaces
+ * (Zipf-weighted: a few hot, most cold), and the service's RSS as the number of workspaces touched
+ * grows.
+ *
+ *   npm run bench:tenants -- [--workspaces 1000] [--chunks 500] [--large 100000] [--recalls 3000]
+ *
+ * 1. Fill (straight into the tables, as bench:load does: minutes of the write path saved): each
+ *    small workspace gets `--chunks` one-chunk memories drawn from a pool of synthetic German chunks
+ *    (bench/synthetic-corpus.ts; each pool chunk embedded once), one large workspace `--large`.
+ * 2. The service starts on that data; `--recalls` recalls with xquad_de questions, each to a
+ *    workspace drawn Zipf(s = 1) over all workspaces in a random order (the large one among them):
+ *    interleaved p50/p95/p99, RSS sampled every 50 recalls (start, half-way, end, max).
+ * 3. Restart; the large workspace's first recall (coldLargeFirstRecallMs) and its next 20.
+ * Targets (issue 46): p95 ≤ 60 ms, p99 ≤ 150 ms, RSS max ≤ 2,048 MB and end within 10 % of half-way,
+ * cold large first recall ≤ 250 ms. Writes bench/results/tenants.json.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { loadConfig } from "../config/config.js";
+import { createLogger } from "../config/logger.js";
+import { loadModels } from "../core/models/load-models.js";
+import { startStorage } from "../core/start-storage.js";
+import { issueApiToken } from "../core/tenancy/api-tokens.js";
+import { createTenant } from "../core/tenancy/tenants.js";
+import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
+import { freePort } from "../test/helpers/free-port.js";
+import { type ServiceProcess, spawnService, waitForHealth } from "../test/helpers/service-process.js";
+import { readEvalDataset } from "./eval/read-eval-dataset.js";
+import { createRandom, loadSyntheticCorpus } from "./synthetic-corpus.js";
+import { writeBenchResult } from "./write-result.js";
+
+const { values } = parseArgs({
+  options: {
+    workspaces: { type: "string", default: "1000" },
+    chunks: { type: "string", default: "500" },
+    large: { type: "string", default: "100000" },
+    recalls: { type: "string", default: "3000" },
+    pool: { type: "string", default: "20000" },
+    "database-url": { type: "string" },
+    "eval-dir": { type: "string", default: "../shared/eval" },
+    "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
+    out: { type: "string", default: "tenants" },
+    env: { type: "string", multiple: true, default: [] },
+    // Iterating on the service: --keep leaves the filled database and data directory behind (their
+    // names are printed), --reuse DB,DIR starts from them instead of filling again.
+    keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
+  },
+});
+const WORKSPACES = Number(values.workspaces);
+const CHUNKS = Number(values.chunks);
+const LARGE = Number(values.large);
+const RECALLS = Number(values.recalls);
+const POOL = Number(values.pool);
+const ADMIN_URL =
+  values["database-url"] ?? (process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
+const extraEnv = Object.fromEntries((values.env ?? []).map((kv) => kv.split("=", 2) as [string, string]));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const summary = (ms: readonly number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+};
+
+async function rssMB(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+const [reuseDb, reuseDir] = values.reuse?.split(",") ?? [];
+const dbName = reuseDb ?? `memory_bench_tenants_${randomBytes(4).toString("hex")}`;
+const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+if (!reuseDb) await admin.unsafe(`create database "${dbName}"`);
+const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
+const dataDir = reuseDir ?? (await mkdtemp(join(tmpdir(), "memory-bench-tenants-")));
+let child: ServiceProcess | undefined;
+
+async function stopChild(): Promise<void> {
+  child?.child.kill("SIGTERM");
+  const killer = setTimeout(() => child?.child.kill("SIGKILL"), 20_000);
+  await child?.exited;
+  clearTimeout(killer);
+  child = undefined;
+}
+
+try {
+  // 1. Fill.
+  const fillStarted = performance.now();
+  const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LEXICON_CACHE_DIR: values["lexicon-cache"] };
+  const config = loadConfig({ ...env, LOG_LEVEL: "warn" });
+  const logger = createLogger("warn");
+  const storage = await startStorage(config, logger);
+  const tenants: { id: string; token: string; large: boolean }[] = [];
+  let largeTenant: { id: string; token: string; large: boolean } | undefined;
+  if (reuseDb) {
+    const rows = await storage.db.sql<{ id: string; slug: string }[]>`
+      select id, slug from tenants where slug like 'bench-%' order by created_at`;
+    for (const row of rows) {
+      const { token } = await issueApiToken(storage.db.sql, {
+        tenantId: row.id,
+        name: "bench",
+        scopes: ["read"],
+      });
+      const large = row.slug === "bench-large";
+      tenants.push({ id: row.id, token, large });
+      if (large) largeTenant = tenants.at(-1);
+    }
+    if (largeTenant) {
+      tenants.splice(tenants.indexOf(largeTenant), 1);
+      tenants.splice(Math.floor(tenants.length / 10), 0, largeTenant);
+    }
+  } else {
+    const models = await loadModels(config, logger, { lexiconCacheDirectory: values["lexicon-cache"] });
+    const { db, vectors } = storage;
+    const embedder = models.embedder;
+    const corpus = await loadSyntheticCorpus(values["eval-dir"]);
+    const poolSize = Math.max(POOL, CHUNKS);
+    const pool: string[] = Array.from({ length: poolSize }, (_, i) => corpus.chunk(i));
+    const poolVectors: Float32Array[] = [];
+    for (let start = 0; start < poolSize; start += 500) {
+      poolVectors.push(...(await embedder.embed(pool.slice(start, start + 500), "passage")));
+    }
+    log(`embedded a pool of ${poolSize} chunks in ${round((performance.now() - fillStarted) / 1000)} s`);
+
+    const limits = {
+      requestsPerMinutePerToken: 10_000_000,
+      memoryLimit: null,
+      mcpRequestsPerMinutePerIp: null,
+    };
+    const fill = async (tenantId: string, count: number, offset: number) => {
+      for (let start = 0; start < count; start += 1000) {
+        const n = Math.min(1000, count - start);
+        const picks = Array.from({ length: n }, (_, i) => (offset + start + i) % poolSize);
+        // The large workspace exceeds the pool: its chunks beyond it get a suffix so they are distinct.
+        const texts = picks.map((p, i) =>
+          start + i < poolSize ? (pool[p] ?? "") : `${pool[p]} (${start + i})`,
+        );
+        const rows = await db.withTenant(tenantId, async (tx) => {
+          const memories = await tx<{ id: string; n: number }[]>`
+          insert into memories (tenant_id, lineage_id, kind, title, content, content_sha256, status,
+                                chunks_written, embedding_space)
+          select ${tenantId}, gen_random_uuid(), 'entry', 'Notiz ' || (${start} + n), c,
+                 sha256(convert_to(c, 'UTF8')), 'indexed', 1, ${embedder.id}
+          from unnest(${tx.array(texts)}::text[]) with ordinality u(c, n)
+          returning id, substring(title from 7)::int - ${start} as n`;
+          const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
+          return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
+          insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
+                              valid_from, vector_stored)
+          select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c), now(), true
+          from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
+          returning id, memory_id, valid_from`;
+        });
+        await vectors.upsert(
+          tenantId,
+          embedder.id,
+          rows.map((r, i) => ({
+            chunkId: r.id,
+            memoryId: r.memory_id,
+            vector: poolVectors[picks[i] ?? 0] ?? new Float32Array(embedder.dim),
+            validFrom: r.valid_from,
+            validTo: null,
+          })),
+        );
+      }
+      await db.sql`select bm25_compact(${tenantId})`;
+      await maintainVectorTable(vectors, tenantId, embedder.id);
+    };
+
+    const seed = createRandom(46);
+    for (let w = 0; w < WORKSPACES; w++) {
+      const tenant = await createTenant(db.sql, {
+        slug: `bench-t${w}-${randomBytes(2).toString("hex")}`,
+        name: `bench ${w}`,
+        plan: "api",
+        limitsOverride: limits,
+      });
+      await fill(tenant.id, CHUNKS, Math.floor(seed() * poolSize));
+      const { token } = await issueApiToken(db.sql, { tenantId: tenant.id, name: "bench", scopes: ["read"] });
+      tenants.push({ id: tenant.id, token, large: false });
+      if ((w + 1) % 100 === 0) log(`filled ${w + 1} / ${WORKSPACES} workspaces`);
+    }
+    if (LARGE > 0) {
+      const tenant = await createTenant(db.sql, {
+        slug: "bench-large",
+        name: "large",
+        plan: "api",
+        limitsOverride: limits,
+      });
+      await fill(tenant.id, LARGE, 0);
+      const { token } = await issueApiToken(db.sql, { tenantId: tenant.id, name: "bench", scopes: ["read"] });
+      largeTenant = { id: tenant.id, token, large: true };
+      // Somewhere in the middle of the Zipf order: neither the hottest nor never touched.
+      tenants.splice(Math.floor(tenants.length / 10), 0, largeTenant);
+    }
+    await db.sql.unsafe("vacuum analyze bm25_term_stats, bm25_stats_delta, chunks, memories");
+    await models.close();
+  }
+  await storage.stop();
+  const fillSeconds = round((performance.now() - fillStarted) / 1000);
+  log(`filled ${tenants.length} workspaces in ${fillSeconds} s`);
+
+  // 2. The service as `npm start` runs it; interleaved Zipf recalls.
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const start = async () => {
+    child = spawnService(
+      {
+        ...env,
+        PORT: String(port),
+        GRPC_PORT: String(await freePort()),
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: "warn",
+        ...extraEnv,
+      },
+      { compiled: true },
+    );
+    await waitForHealth(base, 180_000);
+  };
+  await start();
+  const questions = (await readEvalDataset(join(values["eval-dir"], "xquad_de"))).queries.map((q) => q.text);
+  const recall = async (tenant: { token: string }, query: string) => {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/memory/recall`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tenant.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query, k: 10 }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`recall answered ${res.status}`);
+    return performance.now() - started;
+  };
+  const rng = createRandom(4646);
+  // Zipf(1) over the workspaces in their (shuffled) order: weight 1/rank.
+  const order = [...tenants].sort(() => rng() - 0.5);
+  const weights = order.map((_, i) => 1 / (i + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cumulative: number[] = [];
+  let acc = 0;
+  for (const w of weights) {
+    acc += w / total;
+    cumulative.push(acc);
+  }
+  const draw = () => {
+    const r = rng();
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cumulative[mid] ?? 1) < r) lo = mid + 1;
+      else hi = mid;
+    }
+    return order[lo] ?? order[0];
+  };
+  const pid = child?.child.pid;
+  const rss = { start: await rssMB(pid), half: 0, end: 0, max: 0 };
+  const times: number[] = [];
+  const touched = new Set<string>();
+  const samples: { recalls: number; touched: number; rssMB: number }[] = [];
+  for (let i = 0; i < RECALLS; i++) {
+    const tenant = draw();
+    if (!tenant) continue;
+    touched.add(tenant.id);
+    times.push(await recall(tenant, questions[i % questions.length] ?? "Frage"));
+    if ((i + 1) % 50 === 0) {
+      const now = await rssMB(pid);
+      rss.max = Math.max(rss.max, now);
+      samples.push({ recalls: i + 1, touched: touched.size, rssMB: now });
+      if (i + 1 === Math.floor(RECALLS / 2 / 50) * 50) rss.half = now;
+    }
+    if ((i + 1) % 500 === 0) log(`${i + 1} recalls, ${touched.size} workspaces touched, RSS ${rss.max} MB`);
+  }
+  rss.end = await rssMB(pid);
+  rss.max = Math.max(rss.max, rss.end);
+  // Where the memory is: V8 heap and external (ArrayBuffers) from the service's own metrics.
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const gauge = (name: string) =>
+    Math.round(
+      Number(new RegExp(`^memory_${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(metrics)?.[1] ?? 0) / 2 ** 20,
+    );
+  const heapMB = {
+    used: gauge("nodejs_heap_size_used_bytes"),
+    external: gauge("nodejs_external_memory_bytes"),
+  };
+  log(`heap: ${JSON.stringify(heapMB)}`);
+  const interleaved = summary(times);
+  log(`interleaved: ${JSON.stringify(interleaved)}; RSS ${JSON.stringify(rss)}`);
+
+  // 3. The large workspace after a restart.
+  let cold: { first: number; next: ReturnType<typeof summary> } | undefined;
+  if (largeTenant) {
+    await stopChild();
+    await start();
+    const first = await recall(largeTenant, questions[0] ?? "Frage");
+    const next: number[] = [];
+    for (let i = 1; i <= 20; i++) next.push(await recall(largeTenant, questions[i] ?? "Frage"));
+    cold = { first: round(first), next: summary(next) };
+    log(`cold large: first ${cold.first} ms, next ${JSON.stringify(cold.next)}`);
+  }
+  writeBenchResult(values.out ?? "tenants", {
+    workspaces: tenants.length,
+    chunksPerWorkspace: CHUNKS,
+    largeChunks: LARGE,
+    recalls: RECALLS,
+    touched: touched.size,
+    fillSeconds,
+    interleaved,
+    rssMB: rss,
+    heapMB,
+    rssSamples: samples.filter((_, i) => i % 4 === 3),
+    coldLargeFirstRecallMs: cold?.first ?? null,
+    coldLargeNext: cold?.next ?? null,
+    env: extraEnv,
+    loadAverage: loadavg().map((l) => round(l, 2)),
+  });
+} finally {
+  await stopChild();
+  if (values.keep || reuseDb) log(`kept: --reuse ${dbName},${dataDir}`);
+  else {
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  await admin.end();
+}
