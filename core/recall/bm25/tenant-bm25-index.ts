@@ -117,7 +117,8 @@ export class TenantBm25Index {
   /** Postings of a lexeme held in memory, those of removed chunks included until the next compaction. */
   postingsOf(lexeme: string): number {
     const slot = this.base.slotOf.get(lexeme);
-    const based = slot === undefined ? 0 : (this.base.start[slot + 1] as number) - (this.base.start[slot] as number);
+    const based =
+      slot === undefined ? 0 : (this.base.start[slot + 1] as number) - (this.base.start[slot] as number);
     return based + (this.added.get(lexeme)?.docs.length ?? 0);
   }
 
@@ -209,7 +210,8 @@ export class TenantBm25Index {
       const slot = old.slotOf.get(lexeme);
       if (slot !== undefined) {
         const end = old.start[slot + 1] as number;
-        for (let i = old.start[slot] as number; i < end; i++) keep(old.docs[i] as number, old.tfs[i] as number);
+        for (let i = old.start[slot] as number; i < end; i++)
+          keep(old.docs[i] as number, old.tfs[i] as number);
       }
       const fresh = this.added.get(lexeme);
       if (fresh)
@@ -281,7 +283,8 @@ export class TenantBm25Index {
       const slot = slotOf.get(term.term);
       if (slot !== undefined) {
         const end = start[slot + 1] as number;
-        for (let i = start[slot] as number; i < end; i++) add(docs[i] as number, tfs[i] as number, term.weight);
+        for (let i = start[slot] as number; i < end; i++)
+          add(docs[i] as number, tfs[i] as number, term.weight);
       }
       const fresh = this.added.get(term.term);
       if (fresh)
