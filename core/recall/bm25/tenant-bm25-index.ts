@@ -1,4 +1,5 @@
 import { tfPart } from "./bm25-parameters.js";
+import { LexemeDictionary, mergeLexemes } from "./lexeme-dictionary.js";
 import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
 /** A current chunk's lexemes with their term frequencies (migration 0030's tf rule). */
@@ -21,26 +22,20 @@ export interface SearchRestriction {
 }
 
 /**
- * The compacted postings of every lexeme in three flat arrays (issue 46): lexeme → slot, and the
- * slot's postings at [start[slot], start[slot + 1]). Two typed arrays per lexeme cost ≈ 300 bytes of
- * object headers and backing stores each — 5× the postings themselves in a 500-chunk workspace,
- * where most lexemes occur once — so per-workspace heap is now mostly the postings and the keys.
+ * The compacted postings of every lexeme in flat arrays (issue 46): lexeme → slot by the sorted
+ * dictionary, and the slot's postings at [start[slot], start[slot + 1]). Two typed arrays per lexeme
+ * cost ≈ 300 bytes of object headers and backing stores each — 5× the postings themselves in a
+ * 500-chunk workspace, where most lexemes occur once — so per-workspace heap is now mostly postings.
  */
 interface BasePostings {
-  readonly slotOf: Map<string, number>;
+  readonly lexemes: LexemeDictionary;
   readonly start: Int32Array;
   readonly docs: Int32Array;
   readonly tfs: Uint16Array;
 }
 
-/**
- * A compacted lexeme key: the string (a one-byte string's 16-byte header plus its characters,
- * rounded up) and its entry in the slot map's hash table (key, Smi value, chain link, bucket).
- */
-const KEY_OVERHEAD_BYTES = 56;
-
 const EMPTY_BASE: BasePostings = {
-  slotOf: new Map(),
+  lexemes: LexemeDictionary.EMPTY,
   start: new Int32Array(1),
   docs: new Int32Array(0),
   tfs: new Uint16Array(0),
@@ -116,9 +111,8 @@ export class TenantBm25Index {
 
   /** Postings of a lexeme held in memory, those of removed chunks included until the next compaction. */
   postingsOf(lexeme: string): number {
-    const slot = this.base.slotOf.get(lexeme);
-    const based =
-      slot === undefined ? 0 : (this.base.start[slot + 1] as number) - (this.base.start[slot] as number);
+    const slot = this.base.lexemes.slotOf(lexeme);
+    const based = slot < 0 ? 0 : (this.base.start[slot + 1] as number) - (this.base.start[slot] as number);
     return based + (this.added.get(lexeme)?.docs.length ?? 0);
   }
 
@@ -191,13 +185,12 @@ export class TenantBm25Index {
       lengths.push(this.lengths[doc] as number);
       validFrom.push(this.validFrom[doc] as number);
     }
-    const lexemes = new Set([...this.base.slotOf.keys(), ...this.added.keys()]);
     const old = this.base;
-    const slotOf = new Map<string, number>();
+    const lexemes = mergeLexemes(old.lexemes, this.added.keys());
+    const kept: string[] = [];
     const starts: number[] = [0];
     const docs: number[] = [];
     const tfs: number[] = [];
-    let keyBytes = 0;
     const keep = (doc: number, tf: number) => {
       const to = renumber[doc] as number;
       if (to >= 0) {
@@ -205,24 +198,25 @@ export class TenantBm25Index {
         tfs.push(tf);
       }
     };
+    // Both lists are in dictionary order, so the old slot is found by walking, not searching.
+    let oldSlot = 0;
     for (const lexeme of lexemes) {
       const before = docs.length;
-      const slot = old.slotOf.get(lexeme);
-      if (slot !== undefined) {
-        const end = old.start[slot + 1] as number;
-        for (let i = old.start[slot] as number; i < end; i++)
+      if (oldSlot < old.lexemes.size && old.lexemes.lexemeAt(oldSlot) === lexeme) {
+        const end = old.start[oldSlot + 1] as number;
+        for (let i = old.start[oldSlot] as number; i < end; i++)
           keep(old.docs[i] as number, old.tfs[i] as number);
+        oldSlot++;
       }
       const fresh = this.added.get(lexeme);
       if (fresh)
         for (let i = 0; i < fresh.docs.length; i++) keep(fresh.docs[i] as number, fresh.tfs[i] as number);
       if (docs.length === before) continue;
-      slotOf.set(lexeme, starts.length - 1);
+      kept.push(lexeme);
       starts.push(docs.length);
-      keyBytes += lexeme.length + KEY_OVERHEAD_BYTES;
     }
     const base: BasePostings = {
-      slotOf,
+      lexemes: new LexemeDictionary(kept),
       start: Int32Array.from(starts),
       docs: Int32Array.from(docs),
       tfs: Uint16Array.from(tfs),
@@ -239,7 +233,7 @@ export class TenantBm25Index {
     this.base = base;
     this.added = new Map();
     this.basePostings = postings;
-    this.keyBytes = keyBytes;
+    this.keyBytes = base.lexemes.bytes;
     this.addedPostings = 0;
     this.dead = 0;
   }
@@ -279,9 +273,9 @@ export class TenantBm25Index {
     };
     for (const term of terms) {
       if (term.weight <= 0) continue;
-      const { slotOf, start, docs, tfs } = this.base;
-      const slot = slotOf.get(term.term);
-      if (slot !== undefined) {
+      const { lexemes, start, docs, tfs } = this.base;
+      const slot = lexemes.slotOf(term.term);
+      if (slot >= 0) {
         const end = start[slot + 1] as number;
         for (let i = start[slot] as number; i < end; i++)
           add(docs[i] as number, tfs[i] as number, term.weight);
