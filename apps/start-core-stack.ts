@@ -73,6 +73,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,
+    workspaceState: storage.workspaceState,
     metrics,
   });
   shutdown.push(() => core.close());

@@ -1,3 +1,4 @@
+import { totalmem } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 
@@ -88,9 +89,13 @@ const envSchema = z.object({
   // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
   VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
   // docs/recall.md "BM25": recall's BM25 from the derived in-process index (ADR 0230) or the SQL
-  // scorer over the chunks' tsvectors, and the byte budget of the indexes one core process keeps (least recently used go).
+  // scorer over the chunks' tsvectors.
   BM25_INDEX: z.enum(["memory", "sql"]).default("memory"),
-  BM25_INDEX_BUDGET_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
+  // docs/scaling.md: one byte budget per process for all per-workspace derived state (BM25 indexes,
+  // open vector tables; ADR 0370); default sized from the machine's memory. BM25_INDEX_BUDGET_MB is
+  // its older name, from when the BM25 indexes had a budget of their own.
+  WORKSPACE_STATE_BUDGET_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
+  BM25_INDEX_BUDGET_MB: z.coerce.number().int().min(1).max(1_048_576).optional(),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   // Price ids of Stripe, one per paid plan and billing period (price_…).
@@ -167,9 +172,15 @@ export interface Config {
   readonly vectorPurgeDelayMs: number;
   /**
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
-   * in process under `budgetBytes` (BM25_INDEX_BUDGET_MB, default 256 MB); "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
+   * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
    */
-  readonly bm25Index: { readonly mode: "memory" | "sql"; readonly budgetBytes: number };
+  readonly bm25Index: { readonly mode: "memory" | "sql" };
+  /**
+   * Per-workspace derived state of one process (ADR 0370, docs/scaling.md): `budgetBytes` for BM25
+   * indexes and open vector tables together (WORKSPACE_STATE_BUDGET_MB), and the bound of LanceDB's
+   * cache of ANN indexes (half the budget).
+   */
+  readonly workspaceState: { readonly budgetBytes: number; readonly vectorIndexCacheBytes: number };
   /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */
   readonly stripe?: StripeConfig;
   /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
@@ -240,6 +251,24 @@ function stripeConfig(env: Env): StripeConfig | undefined {
 }
 
 /** A configuration error, reported as one line naming the variable. */
+/**
+ * The default workspace state budget: 1/32 of the memory the process may use (the cgroup's limit
+ * when there is one), between 128 MiB and 1 GiB — 768 MiB on a 24 GiB machine, which holds the
+ * indexes of ≈ 2,000 workspaces of 500 chunks or a few of 100k (docs/scaling.md).
+ */
+export function defaultWorkspaceStateBudgetBytes(
+  totalBytes = totalmem(),
+  constrainedBytes = process.constrainedMemory?.() ?? 0,
+): number {
+  const available = constrainedBytes > 0 ? Math.min(totalBytes, constrainedBytes) : totalBytes;
+  return Math.min(2 ** 30, Math.max(128 * 2 ** 20, Math.floor(available / 32)));
+}
+
+function workspaceStateConfig(budgetMB: number | undefined): Config["workspaceState"] {
+  const budgetBytes = budgetMB === undefined ? defaultWorkspaceStateBudgetBytes() : budgetMB * 2 ** 20;
+  return { budgetBytes, vectorIndexCacheBytes: Math.floor(budgetBytes / 2) };
+}
+
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
@@ -344,7 +373,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
-    bm25Index: { mode: env.BM25_INDEX, budgetBytes: env.BM25_INDEX_BUDGET_MB * 1024 * 1024 },
+    bm25Index: { mode: env.BM25_INDEX },
+    workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
     webhooks: {

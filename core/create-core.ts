@@ -14,6 +14,7 @@ import { file_memory_v1_status_service, StatusService } from "../gen/memory/v1/s
 import { file_memory_v1_tenancy_service, TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
 import { MCP_GATEWAY, MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
+import type { MemoryBudget } from "../lib/memory-budget/memory-budget.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
@@ -94,7 +95,9 @@ export interface CoreOptions {
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs?: number;
   /** Recall's BM25 source (BM25_INDEX, BM25_INDEX_BUDGET_MB); default: in-process indexes, 256 MB. */
-  readonly bm25Index?: { readonly mode: "memory" | "sql"; readonly budgetBytes: number };
+  readonly bm25Index?: { readonly mode: "memory" | "sql" };
+  /** The process's one budget for per-workspace state, shared with the vector store (Storage). */
+  readonly workspaceState?: MemoryBudget;
   /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
   readonly metrics?: ServiceMetrics | undefined;
 }
@@ -246,7 +249,7 @@ export function createCore(options: CoreOptions): Core {
   const bm25Index =
     options.bm25Index?.mode === "sql"
       ? undefined
-      : createBm25IndexCache({ db, logger: options.logger, budgetBytes: options.bm25Index?.budgetBytes });
+      : createBm25IndexCache({ db, logger: options.logger, budget: options.workspaceState });
   const recallLog = createRecallLogWriter({ db, logger: options.logger });
   const recall = createRecallService({
     recallLog,

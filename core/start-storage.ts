@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
+import { MemoryBudget } from "../lib/memory-budget/memory-budget.js";
 import { withAdvisoryLock } from "./store/advisory-lock.js";
 import { createDatabase, type Database } from "./store/database.js";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.js";
@@ -10,6 +11,8 @@ export interface Storage {
   readonly db: Database;
   readonly databaseUrl: string;
   readonly vectors: VectorStore;
+  /** The process's one budget for per-workspace derived state (ADR 0370): vector tables here, BM25 indexes in core. */
+  readonly workspaceState: MemoryBudget;
   /** True when PostgreSQL runs embedded in this process's data directory. */
   readonly embedded: boolean;
   stop(): Promise<void>;
@@ -37,7 +40,10 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
   try {
     const migrated = await prepareDatabase(databaseUrl, db.sql);
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, "database migrated");
+    const workspaceState = new MemoryBudget({ budgetBytes: config.workspaceState.budgetBytes });
     const vectors = await openVectorStore(config.lancedbUri, {
+      budget: workspaceState,
+      indexCacheBytes: config.workspaceState.vectorIndexCacheBytes,
       // Every core and worker process on this database creates a vector table at most once.
       serializeCreation: (name, create) => withAdvisoryLock(db.sql, `memory.vector-table:${name}`, create),
       // … and rewrites a table (compaction, index build, purge) one at a time.
@@ -60,6 +66,7 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
       db,
       databaseUrl,
       vectors,
+      workspaceState,
       embedded: embeddedServer !== undefined,
       async stop() {
         vectors.close();

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import * as lancedb from "@lancedb/lancedb";
+import type { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 import { type ChunkVectorRow, toChunkVectorTable } from "./chunk-vector-schema.js";
 import { createTableOnce, type SerializeCreation } from "./create-table-once.js";
 import { createGroupCommit, type GroupCommitOptions, type Settled } from "./group-commit.js";
@@ -116,7 +117,18 @@ export interface VectorStoreOptions {
   readonly indexCacheBytes?: number;
   /** How concurrent upserts into one table coalesce into one commit (defaults: WRITE_BATCHING). */
   readonly batching?: GroupCommitOptions;
+  /**
+   * The process's one budget for per-workspace state (issue 46): open table handles are held only
+   * while it admits them; without it every table opened stays open (tools, tests).
+   */
+  readonly budget?: MemoryBudget | undefined;
 }
+
+/**
+ * What one open table handle holds in native memory (dataset, schema, fragment list) for a table of
+ * a few hundred rows: 1,000 tables opened and searched in one process grew RSS by ≈ 80 KB each.
+ */
+export const OPEN_TABLE_BYTES = 96 * 1024;
 
 /**
  * Concurrent upserts into one table commit together: one fragment and one version per batch instead
@@ -164,17 +176,35 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
   const connection = await lancedb.connect(uri, { readConsistencyInterval: 0, session });
   const tables = new Map<string, Promise<lancedb.Table | undefined>>();
 
+  const budget = options.budget;
+  /**
+   * An open handle is kept while the budget admits it; an evicted one is only forgotten, never closed:
+   * a search or write still using it keeps it alive, and the garbage collector frees it after.
+   */
+  const keep = (name: string, table: Promise<lancedb.Table | undefined>) => {
+    if (!budget) return;
+    const admitted = budget.admit(`vectors:${name}`, OPEN_TABLE_BYTES, () => {
+      if (tables.get(name) === table) tables.delete(name);
+    });
+    if (!admitted && tables.get(name) === table) tables.delete(name);
+  };
+
   const existing = (name: string): Promise<lancedb.Table | undefined> => {
+    budget?.touch(`vectors:${name}`);
     let table = tables.get(name);
     if (!table) {
-      table = connection.openTable(name).then(
-        (t) => t,
+      const opening: Promise<lancedb.Table | undefined> = connection.openTable(name).then(
+        (t) => {
+          keep(name, opening);
+          return t;
+        },
         (error: unknown) => {
           tables.delete(name);
           if (/not found|does not exist|was not found/i.test(String(error))) return undefined;
           throw error;
         },
       );
+      table = opening;
       tables.set(name, table);
     }
     return table.then((t) => {
@@ -190,7 +220,9 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     const found = await existing(name);
     if (found) return found;
     const created = await createTable(name);
-    tables.set(name, Promise.resolve(created));
+    const held = Promise.resolve(created);
+    tables.set(name, held);
+    keep(name, held);
     return created;
   };
 
@@ -372,13 +404,15 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     async dropSpace(tenantId, space) {
       const name = vectorTableName(tenantId, space);
       tables.delete(name);
+      budget?.remove(`vectors:${name}`);
       try {
         await connection.dropTable(name);
       } catch (error) {
         if (!/not found|does not exist/i.test(String(error))) throw error;
       }
     },
-    forBulkWrite: () => openVectorStore(uri, { ...options, ...BULK_WRITE_CACHES }),
+    // The bulk connection's handles live as long as the run (close() frees them), outside the budget.
+    forBulkWrite: () => openVectorStore(uri, { ...options, ...BULK_WRITE_CACHES, budget: undefined }),
     close: () => connection.close(),
   };
 }

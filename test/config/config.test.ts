@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import test from "ava";
-import { ConfigError, loadConfig } from "../../config/config.js";
+import { ConfigError, defaultWorkspaceStateBudgetBytes, loadConfig } from "../../config/config.js";
 
 test("defaults: embedded PostgreSQL, in-memory limits, ports 8080/50051, data in ./data", (t) => {
   const config = loadConfig({});
@@ -76,12 +76,28 @@ test("metrics and tracing are off unless configured; a short METRICS_TOKEN is re
   t.false(error?.message.includes("short-secret"));
 });
 
-test("recall's BM25: the in-process index under 256 MB by default; sql and the budget are set by variables", (t) => {
-  t.deepEqual(loadConfig({}).bm25Index, { mode: "memory", budgetBytes: 256 * 1024 * 1024 });
-  t.deepEqual(loadConfig({ BM25_INDEX: "sql", BM25_INDEX_BUDGET_MB: "64" }).bm25Index, {
-    mode: "sql",
-    budgetBytes: 64 * 1024 * 1024,
-  });
+test("recall's BM25: the in-process index by default, sql by variable", (t) => {
+  t.deepEqual(loadConfig({}).bm25Index, { mode: "memory" });
+  t.deepEqual(loadConfig({ BM25_INDEX: "sql" }).bm25Index, { mode: "sql" });
   t.throws(() => loadConfig({ BM25_INDEX: "lucene" }), { message: /^BM25_INDEX: / });
+});
+
+test("the workspace state budget: 1/32 of the memory between 128 MiB and 1 GiB, or set (older name BM25_INDEX_BUDGET_MB)", (t) => {
+  const MiB = 2 ** 20;
+  t.is(defaultWorkspaceStateBudgetBytes(24 * 1024 * MiB, 0), 768 * MiB);
+  t.is(defaultWorkspaceStateBudgetBytes(2 * 1024 * MiB, 0), 128 * MiB, "a small machine still gets 128 MiB");
+  t.is(defaultWorkspaceStateBudgetBytes(256 * 1024 * MiB, 0), 1024 * MiB, "at most 1 GiB by default");
+  t.is(defaultWorkspaceStateBudgetBytes(64 * 1024 * MiB, 8 * 1024 * MiB), 256 * MiB, "a cgroup limit counts");
+  t.is(loadConfig({}).workspaceState.budgetBytes, defaultWorkspaceStateBudgetBytes());
+  t.deepEqual(loadConfig({ WORKSPACE_STATE_BUDGET_MB: "512" }).workspaceState, {
+    budgetBytes: 512 * MiB,
+    vectorIndexCacheBytes: 256 * MiB,
+  });
+  t.is(loadConfig({ BM25_INDEX_BUDGET_MB: "64" }).workspaceState.budgetBytes, 64 * MiB);
+  t.is(
+    loadConfig({ BM25_INDEX_BUDGET_MB: "64", WORKSPACE_STATE_BUDGET_MB: "32" }).workspaceState.budgetBytes,
+    32 * MiB,
+  );
+  t.throws(() => loadConfig({ WORKSPACE_STATE_BUDGET_MB: "8" }), { message: /^WORKSPACE_STATE_BUDGET_MB: / });
   t.throws(() => loadConfig({ BM25_INDEX_BUDGET_MB: "0" }), { message: /^BM25_INDEX_BUDGET_MB: / });
 });

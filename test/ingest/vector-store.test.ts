@@ -4,8 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { indexSegmentBound, maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
-import { type ChunkVectorRow, openVectorStore, type VectorStore } from "../../core/vectors/vector-store.js";
+import {
+  type ChunkVectorRow,
+  OPEN_TABLE_BYTES,
+  openVectorStore,
+  type VectorStore,
+} from "../../core/vectors/vector-store.js";
 import { parseVectorTableName, vectorTableName } from "../../core/vectors/vector-table-name.js";
+import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 
 // The vector API recall and graph call (docs/ingest.md "Vector API"), against a real LanceDB.
 
@@ -468,4 +474,27 @@ test("distances are cosine distances on a fully indexed table (index scale), a p
   for (const [i, r] of addedRows.entries()) byChunk.set(r.chunkId, added[i] ?? query);
   await store.upsert(tenant, "scale", addedRows);
   await check("partly indexed", 1e-4);
+});
+
+test("open tables are held within the workspace state budget; evicted ones reopen and answer the same", async (t) => {
+  const budget = new MemoryBudget({ budgetBytes: Math.floor(2.5 * OPEN_TABLE_BYTES), windowShare: 0 });
+  const own = await mkdtemp(join(tmpdir(), "memory-vectors-budget-"));
+  const bounded = await openVectorStore(own, { budget });
+  try {
+    const tenants = Array.from({ length: 6 }, () => randomUUID());
+    const memories = tenants.map(() => randomUUID());
+    for (const [i, tenant] of tenants.entries())
+      await bounded.upsert(tenant, "s", [row(memories[i] as string, axis(i), new Date())]);
+    for (let round = 0; round < 3; round++)
+      for (const [i, tenant] of tenants.entries()) {
+        const [hit] = await bounded.search(tenant, "s", axis(i), 1);
+        t.is(hit?.memoryId, memories[i]);
+        t.true(budget.bytes <= budget.budgetBytes);
+      }
+    t.true(budget.stats().entries <= 2, "at most two handles of 96 KB fit 240 KB");
+    t.true(budget.stats().refused + budget.stats().evicted > 0);
+  } finally {
+    bounded.close();
+    await rm(own, { recursive: true, force: true });
+  }
 });

@@ -3,6 +3,7 @@ import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { Bm25IndexAhead, searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
+import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
@@ -209,4 +210,46 @@ test("pruned feed rows below an index's watermark make it rebuild instead of rea
   t.is(await find(tenant, "Dachs"), undefined, "the index cannot tell what it missed: SQL answers");
   await cache.idle();
   t.is((await find(tenant, "Dachs"))?.length, 2, "rebuilt from the chunks");
+});
+
+test("under a budget that holds one index, sweeping tenants never serves a wrong answer and a hot tenant keeps its index", async (t) => {
+  const sql = database.db.sql;
+  const hot = await insertTenant(sql);
+  const hotIds = (await insertMemory(sql, hot, ["Der Hund bellt laut."])).chunkIds;
+  await find(hot, "Hund");
+  const oneIndex = cache.peek(hot)?.bytes ?? 0;
+  t.true(oneIndex > 0);
+  const budget = new MemoryBudget({ budgetBytes: Math.floor(1.5 * oneIndex), windowShare: 0.01 });
+  const small = createBm25IndexCache({ db: database.db, logger: createLogger("silent"), sweepMs: 0, budget });
+  try {
+    const cold: { tenant: string; ids: readonly string[] }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const tenant = await insertTenant(sql);
+      cold.push({
+        tenant,
+        ids: (await insertMemory(sql, tenant, [`Der Hund Nummer ${i} schläft.`])).chunkIds,
+      });
+    }
+    const findIn = (tenantId: string) =>
+      withTenantSnapshot(database.db, tenantId, async (tx) =>
+        (await small.open(tx, tenantId, async () => 1))
+          ?.search([{ term: "hund", weight: 1 }], 10, 10)
+          ?.map((h) => h.chunkId),
+      );
+    // The hot tenant is asked for often, then a sweep asks each cold tenant once, twice over.
+    for (let i = 0; i < 5; i++) t.deepEqual(await findIn(hot), [...hotIds]);
+    for (let round = 0; round < 2; round++)
+      for (const { tenant, ids } of cold) {
+        // Admitted or not, the index built for this recall answers it exactly.
+        t.deepEqual(await findIn(tenant), [...ids]);
+        t.deepEqual(await findIn(hot), [...hotIds]);
+      }
+    t.truthy(small.peek(hot), "the hot tenant's index survived the sweep");
+    t.true(budget.bytes <= budget.budgetBytes);
+    t.true(budget.stats().refused + budget.stats().evicted > 0, "the sweep did not fit");
+    t.is(small.stats().bytes, budget.bytes);
+  } finally {
+    small.close();
+  }
+  t.is(budget.bytes, 0, "close() gives the bytes back");
 });

@@ -1,4 +1,5 @@
 import type { Logger } from "../../../config/logger.js";
+import { MemoryBudget } from "../../../lib/memory-budget/memory-budget.js";
 import type { Database, TransactionSql } from "../../store/database.js";
 import { withTenantSnapshot } from "../../store/with-tenant-snapshot.js";
 import { FeedWatermark } from "./feed-watermark.js";
@@ -23,12 +24,19 @@ export const INLINE_BUILD_MAX_CHUNKS = 2_000;
 const DEFAULT_SWEEP_MS = 30_000;
 /** A catch-up of more changed chunks than this (and than the index holds) rebuilds instead. */
 const CATCH_UP_MAX_CHUNKS = 20_000;
+/** A background build the budget refused (others were wanted more) is not repeated for this long. */
+const REFUSED_RETRY_MS = 60_000;
 /** A tenant too large for the budget is not built again for this long. */
 const TOO_LARGE_RETRY_MS = 10 * 60_000;
 
 export interface Bm25IndexCacheOptions {
   readonly db: Database;
   readonly logger: Logger;
+  /**
+   * The process's one budget for per-workspace state (issue 46), shared with the vector tables; a
+   * budget of its own of `budgetBytes` when not given (tests).
+   */
+  readonly budget?: MemoryBudget | undefined;
   readonly budgetBytes?: number | undefined;
   readonly inlineBuildMax?: number;
   /** 0: no periodic catch-up. */
@@ -75,49 +83,65 @@ export interface Bm25IndexStats {
 }
 
 /**
- * The process's derived BM25 indexes (ADR 0230): one per recently recalled tenant, least recently
- * used dropped first to stay under the byte budget. PostgreSQL stays the source of truth: an index is
+ * The process's derived BM25 indexes (ADR 0230): one per tenant the workspace state budget admits
+ * (frequency-aware, issue 46: lib/memory-budget). PostgreSQL stays the source of truth: an index is
  * built from the chunks' tsvectors and kept current from the change feed inside each recall's
  * snapshot; whatever cannot be proven current for that snapshot is answered by the SQL design.
  */
 export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
   const { db, logger } = options;
-  const budget = options.budgetBytes ?? DEFAULT_BM25_INDEX_BUDGET_BYTES;
   const inlineBuildMax = options.inlineBuildMax ?? INLINE_BUILD_MAX_CHUNKS;
   const entries = new Map<string, Entry>();
   const building = new Map<string, Promise<void>>();
   const tooLarge = new Map<string, number>();
+  const refused = new Map<string, number>();
   let buildQueue: Promise<unknown> = Promise.resolve();
   let served = 0;
   let fellBack = 0;
   let builds = 0;
 
-  const totalBytes = () => [...entries.values()].reduce((sum, e) => sum + e.bytes, 0);
+  const budget =
+    options.budget ??
+    new MemoryBudget({ budgetBytes: options.budgetBytes ?? DEFAULT_BM25_INDEX_BUDGET_BYTES });
+  const keyOf = (tenantId: string) => `bm25:${tenantId}`;
+  let bytesHeld = 0;
 
-  /** Installs an index if it fits the budget, dropping the least recently used others. */
-  const install = (tenantId: string, entry: Entry): boolean => {
+  const drop = (tenantId: string) => {
+    const entry = entries.get(tenantId);
+    if (entry === undefined) return;
     entries.delete(tenantId);
-    if (entry.bytes > budget) {
+    bytesHeld -= entry.bytes;
+    budget.remove(keyOf(tenantId));
+  };
+
+  /** Installs an index if the budget admits it (frequency-aware: see MemoryBudget). */
+  const install = (tenantId: string, entry: Entry): boolean => {
+    drop(tenantId);
+    if (entry.bytes > budget.budgetBytes) {
       tooLarge.set(tenantId, Date.now());
       logger.warn(
-        { tenantId, bytes: entry.bytes, budget },
-        "BM25 index exceeds BM25_INDEX_BUDGET_MB; recall uses SQL",
+        { tenantId, bytes: entry.bytes, budget: budget.budgetBytes },
+        "BM25 index exceeds the workspace state budget (WORKSPACE_STATE_BUDGET_MB); recall uses SQL",
       );
       return false;
     }
+    const admitted = budget.admit(keyOf(tenantId), entry.bytes, () => {
+      if (entries.get(tenantId) !== entry) return;
+      entries.delete(tenantId);
+      bytesHeld -= entry.bytes;
+    });
+    if (!admitted) return false;
     entries.set(tenantId, entry);
-    evict(tenantId);
+    bytesHeld += entry.bytes;
     return true;
   };
 
-  const evict = (keep: string) => {
-    let total = totalBytes();
-    for (const [tenantId, entry] of entries) {
-      if (total <= budget) break;
-      if (tenantId === keep) continue;
-      entries.delete(tenantId);
-      total -= entry.bytes;
-    }
+  /** A held index changed size (catch-up, compaction). */
+  const resized = (tenantId: string, entry: Entry) => {
+    const bytes = entry.index.bytes;
+    if (entries.get(tenantId) === entry) bytesHeld += bytes - entry.bytes;
+    entry.bytes = bytes;
+    budget.resize(keyOf(tenantId), bytes);
   };
 
   /** Builds the tenant's index from its current chunks in the given snapshot. */
@@ -149,10 +173,13 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     if (building.has(tenantId)) return;
     const tooLargeAt = tooLarge.get(tenantId);
     if (tooLargeAt !== undefined && Date.now() - tooLargeAt < TOO_LARGE_RETRY_MS) return;
+    const refusedAt = refused.get(tenantId);
+    if (refusedAt !== undefined && Date.now() - refusedAt < REFUSED_RETRY_MS) return;
     const run = buildQueue
       .then(() => withTenantSnapshot(db, tenantId, (tx) => build(tx, tenantId)))
       .then(({ entry }) => {
-        install(tenantId, entry);
+        if (install(tenantId, entry)) refused.delete(tenantId);
+        else refused.set(tenantId, Date.now());
       })
       .catch((error: unknown) =>
         logger.warn({ err: error, tenantId }, "BM25 index build failed; recall uses SQL"),
@@ -176,7 +203,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       const ids = [...new Set(pending.flatMap((r) => r.chunkIds))];
       if (ids.length > Math.max(CATCH_UP_MAX_CHUNKS, entry.index.size)) {
         // A bulk load: re-reading that many chunks would stall this recall; rebuild in the background.
-        if (entries.get(tenantId) === entry) entries.delete(tenantId);
+        if (entries.get(tenantId) === entry) drop(tenantId);
         buildInBackground(tenantId);
         return false;
       }
@@ -191,16 +218,17 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
         for (const id of entry.index.chunkIds()) if (!current.has(id)) entry.index.remove(id);
       }
       if (erased || entry.index.wantsCompaction) entry.index.compact();
-      entry.bytes = entry.index.bytes;
+      resized(tenantId, entry);
     }
     entry.feed.advance(read.snapshot, pending);
     return true;
   };
 
-  const viewOf = (tenantId: string, entry: Entry, snapshot: FeedSnapshot): Bm25IndexView => ({
+  /** `held`: the cached index, which other recalls may move on; otherwise one built for this recall alone. */
+  const viewOf = (tenantId: string, entry: Entry, snapshot: FeedSnapshot, held = true): Bm25IndexView => ({
     search(terms, avgdl, k, { allowedChunkIds, validAt } = {}) {
       // Between the catch-up and now, another recall may have applied transactions this one does not see.
-      if (entries.get(tenantId) !== entry || !entry.feed.notAheadOf(snapshot)) {
+      if (held && (entries.get(tenantId) !== entry || !entry.feed.notAheadOf(snapshot))) {
         fellBack++;
         return undefined;
       }
@@ -221,6 +249,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     tenantId: string,
     chunkCount: () => Promise<number>,
   ): Promise<Bm25IndexView | undefined> {
+    budget.touch(keyOf(tenantId));
     const entry = entries.get(tenantId);
     if (entry === undefined) {
       if ((await chunkCount()) > inlineBuildMax || building.has(tenantId)) {
@@ -230,15 +259,14 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       }
       // Built in the recall's own snapshot: exactly what it sees.
       const { entry: built, snapshot } = await build(tx, tenantId);
-      if (!install(tenantId, built)) return undefined;
-      return viewOf(tenantId, built, snapshot);
+      // Not admitted (others are wanted more): it still answers this recall, exactly, then goes.
+      const held = install(tenantId, built);
+      return viewOf(tenantId, built, snapshot, held);
     }
-    entries.delete(tenantId);
-    entries.set(tenantId, entry);
     const read = await readChunkFeed(tx, tenantId, entry.feed.watermark);
     if (read.prunedBelow > entry.feed.watermark) {
       // The feed no longer reaches back to this index: rebuild it.
-      entries.delete(tenantId);
+      drop(tenantId);
       buildInBackground(tenantId);
       fellBack++;
       return undefined;
@@ -248,7 +276,6 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       fellBack++;
       return undefined;
     }
-    evict(tenantId);
     return viewOf(tenantId, entry, read.snapshot);
   }
 
@@ -259,12 +286,12 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     await withTenantSnapshot(db, tenantId, async (tx) => {
       const [tenant] = await tx<{ id: string }[]>`select id from tenants where id = ${tenantId}`;
       if (tenant === undefined) {
-        entries.delete(tenantId);
+        drop(tenantId);
         return;
       }
       const read = await readChunkFeed(tx, tenantId, entry.feed.watermark);
       if (read.prunedBelow > entry.feed.watermark) {
-        entries.delete(tenantId);
+        drop(tenantId);
         return;
       }
       await withLock(entry, () => catchUp(tx, tenantId, entry, read));
@@ -289,8 +316,9 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     refresh,
     /** Drops a tenant's index from memory (its workspace was erased). */
     forget(tenantId: string): void {
-      entries.delete(tenantId);
+      drop(tenantId);
       tooLarge.delete(tenantId);
+      refused.delete(tenantId);
     },
     /** The tenant's cached index, if any (diagnostics and tests: what memory still holds). */
     peek(tenantId: string): TenantBm25Index | undefined {
@@ -301,11 +329,11 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       while (building.size > 0) await Promise.all(building.values());
     },
     stats(): Bm25IndexStats {
-      return { tenants: entries.size, bytes: totalBytes(), served, fellBack, builds };
+      return { tenants: entries.size, bytes: bytesHeld, served, fellBack, builds };
     },
     close(): void {
       if (sweep) clearInterval(sweep);
-      entries.clear();
+      for (const tenantId of [...entries.keys()]) drop(tenantId);
     },
   };
 }
