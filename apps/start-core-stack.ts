@@ -71,6 +71,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     selfHostedPlan: config.selfHostedPlan,
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
+    webhookAllowPrivateTargets: config.webhooks.allowPrivateTargets,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,
     workspaceState: storage.workspaceState,

@@ -7,6 +7,7 @@ import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { scheduleAuditPurge } from "../core/store/purge-audit-log.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
+import { sharedOutboundGuard } from "../lib/net/outbound-guard.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
 import { startWebhookDispatcher } from "../worker/start-webhook-dispatcher.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
@@ -36,7 +37,7 @@ export async function startConfiguredWorker(
         defaultEmbedder: models.embedder,
         defaultReranker: models.reranker,
         logger,
-        allowPrivateUrls: config.providerAllowPrivateUrls,
+        guard: sharedOutboundGuard(config.providerAllowPrivateUrls),
       }),
     }),
     logger,

@@ -14,6 +14,7 @@ import { fork } from "node:child_process";
 import { loadavg } from "node:os";
 import { createProviderEmbedder } from "../core/models/http/create-provider-embedder.js";
 import type { ProviderName } from "../core/models/http/provider-apis.js";
+import { sharedOutboundGuard } from "../lib/net/outbound-guard.js";
 import { writeBenchResult } from "./write-result.js";
 
 const CHUNKS = 1000;
@@ -107,7 +108,7 @@ async function runCase(provider: ProviderName, latencyMs: number): Promise<CaseR
       provider,
       apiKey: KEY,
       baseUrl: fake.url + prefix,
-      allowPrivateUrls: true,
+      guard: sharedOutboundGuard(true),
     });
     await embedder.embed(chunks.slice(0, 128), "passage"); // warm up JIT and keep-alive sockets
     const clientMs: number[] = [];

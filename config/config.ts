@@ -203,7 +203,10 @@ export interface MetricsConfig {
 }
 
 export interface WebhookConfig {
-  /** Deliver to private, loopback, link-local and multicast addresses too (tests, closed networks). */
+  /**
+   * Accept and deliver to private, loopback and link-local addresses too (tests, closed networks);
+   * reserved ones (multicast, 0.0.0.0, documentation ranges) stay refused (lib/net/outbound-guard.ts).
+   */
   readonly allowPrivateTargets: boolean;
   /** PEM file of CA certificates trusted in addition to the public roots (tests, internal CAs). */
   readonly caFile?: string;

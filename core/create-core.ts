@@ -16,6 +16,7 @@ import { file_memory_v1_webhook_service, WebhookService } from "../gen/memory/v1
 import { MCP_GATEWAY, MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
 import type { MemoryBudget } from "../lib/memory-budget/memory-budget.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
+import { sharedOutboundGuard } from "../lib/net/outbound-guard.js";
 import { createRateLimiters, type RateLimiters } from "../lib/rate-limit/rate-limiters.js";
 import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
@@ -88,8 +89,10 @@ export interface CoreOptions {
    * webhook subscriptions and provider keys are refused (503).
    */
   readonly masterKey?: string | undefined;
-  /** PROVIDER_ALLOW_PRIVATE_URLS. */
+  /** PROVIDER_ALLOW_PRIVATE_URLS: provider base URLs may reach private addresses (and use http). */
   readonly providerAllowPrivateUrls?: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook targets may be private addresses (checked when stored). */
+  readonly webhookAllowPrivateTargets?: boolean;
   /** Timeouts/retries of BYOK provider clients (tests shorten them). */
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
@@ -148,13 +151,15 @@ export function createCore(options: CoreOptions): Core {
     sendMail: (message: { to: string; subject: string; text: string }) => mailer.sendMessage(message),
     forgetTenant: (tenantId: string) => authenticator.forgetTenant(tenantId),
   };
+  // One guard for every user-given URL (lib/net/outbound-guard.ts, ADR 0360), set per kind of URL.
+  const providerGuard = sharedOutboundGuard(options.providerAllowPrivateUrls ?? false);
   const models = createTenantModels({
     db,
     masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
     defaultEmbedder: options.embedder,
     defaultReranker: options.reranker,
     logger: options.logger,
-    allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
+    guard: providerGuard,
     ...(options.providerClientOptions ? { clientOptions: options.providerClientOptions } : {}),
   });
   const tenancy = createTenancyService({
@@ -167,7 +172,7 @@ export function createCore(options: CoreOptions): Core {
     selfHostedPlan: options.selfHostedPlan,
     keys: {
       masterKey: options.masterKey === undefined ? undefined : parseMasterKey(options.masterKey),
-      allowPrivateUrls: options.providerAllowPrivateUrls ?? false,
+      guard: providerGuard,
       models,
     },
   });
@@ -283,6 +288,7 @@ export function createCore(options: CoreOptions): Core {
     secretBox: options.masterKey ? createSecretBox(options.masterKey) : undefined,
     publicUrl: options.publicUrl,
     logger: options.logger,
+    guard: sharedOutboundGuard(options.webhookAllowPrivateTargets ?? false),
   });
   const lifecycle = createLifecycleService({
     db,

@@ -1,4 +1,5 @@
 import type { Logger } from "../../config/logger.js";
+import type { OutboundGuard } from "../../lib/net/outbound-guard.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import {
   createProviderEmbedder,
@@ -84,8 +85,8 @@ export interface TenantModelsOptions {
   readonly defaultEmbedder: EmbeddingProvider;
   readonly defaultReranker: Reranker | undefined;
   readonly logger: Logger;
-  /** PROVIDER_ALLOW_PRIVATE_URLS; otherwise every provider connection must reach a public address. */
-  readonly allowPrivateUrls?: boolean;
+  /** The SSRF guard of provider calls (PROVIDER_ALLOW_PRIVATE_URLS); default: public addresses only. */
+  readonly guard?: OutboundGuard;
   /** Timeouts/retries of provider clients (tests shorten them). */
   readonly clientOptions?: Pick<ProviderClientOptions, "timeoutMs" | "maxRetries" | "retryBaseMs">;
   /** How long a workspace's use of the service's models is remembered (default 1 s). */
@@ -149,7 +150,7 @@ export function createTenantModels(options: TenantModelsOptions): TenantModels {
       ...(record.model === "" ? {} : { model: record.model }),
       ...(record.dimension > 0 ? { dim: record.dimension } : {}),
       ...options.clientOptions,
-      allowPrivateUrls: options.allowPrivateUrls ?? false,
+      ...(options.guard ? { guard: options.guard } : {}),
       onUsed: touch(keyId),
     };
   }

@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import type { OutboundGuard } from "../../lib/net/outbound-guard.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { coreError, planGateError } from "../errors.js";
 import type { MasterKey } from "../keys/key-cipher.js";
@@ -16,8 +17,8 @@ export interface ProviderKeyDeps {
   readonly logger: Logger;
   /** MASTER_KEY; unset: keys can be listed and deleted but not stored, tested or used. */
   readonly masterKey: MasterKey | undefined;
-  /** PROVIDER_ALLOW_PRIVATE_URLS. */
-  readonly allowPrivateUrls: boolean;
+  /** The SSRF guard of provider base URLs (private addresses allowed by PROVIDER_ALLOW_PRIVATE_URLS). */
+  readonly guard: OutboundGuard;
   readonly models: TenantModels;
 }
 

@@ -48,7 +48,7 @@ export async function createProviderKey(
     );
   }
   if (baseUrl !== undefined) {
-    const problem = await providerUrlProblem(baseUrl, deps.allowPrivateUrls);
+    const problem = await providerUrlProblem(baseUrl, deps.guard);
     if (problem) throw invalidArgument("base_url", `base_url: ${problem}`);
   }
   const model = input.model?.trim() || api.embed.defaultModel;

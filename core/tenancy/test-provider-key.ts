@@ -43,7 +43,7 @@ export async function testProviderKey(
   let outcome: { ok: boolean; dimension: number; error: string | undefined };
   try {
     if (record.baseUrl !== null) {
-      const problem = await providerUrlProblem(record.baseUrl, deps.allowPrivateUrls);
+      const problem = await providerUrlProblem(record.baseUrl, deps.guard);
       if (problem)
         throw new ProviderError(`base URL ${problem}`, { reason: "rejected", provider: record.provider });
     }
@@ -54,7 +54,7 @@ export async function testProviderKey(
       model: record.model,
       maxRetries: 1,
       timeoutMs: 15_000,
-      allowPrivateUrls: deps.allowPrivateUrls,
+      guard: deps.guard,
     };
     const embedder = await createProviderEmbedder(client);
     const [vector] = await embedder.embed([PROBE], "query");

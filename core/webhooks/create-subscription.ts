@@ -2,7 +2,7 @@ import type { TenantCaller } from "../auth/caller.js";
 import { recordAudit } from "../store/record-audit.js";
 import { requireWebhooksPlan } from "./require-webhooks-plan.js";
 import { generateWebhookSecret } from "./sign-body.js";
-import { checkEventKinds, checkTargetUrl } from "./subscription-input.js";
+import { checkEventKinds, checkTargetAddress, checkTargetUrl } from "./subscription-input.js";
 import { type SubscriptionRow, selectSubscription } from "./subscription-row.js";
 import { requireSecretBox, type WebhookDeps } from "./webhook-deps.js";
 
@@ -23,6 +23,7 @@ export async function createSubscription(
   const url = checkTargetUrl(input.url);
   const kinds = checkEventKinds(input.eventKinds);
   const box = requireSecretBox(deps);
+  await checkTargetAddress(deps.guard, url);
   const secret = generateWebhookSecret();
   return deps.db.withTenant(caller.tenantId, async (tx) => {
     const [row] = await tx<{ id: string }[]>`

@@ -17,6 +17,19 @@ export async function sendTestEvent(
   input: { subscriptionId: string },
 ): Promise<string> {
   requireWebhooksPlan(caller, deps.publicUrl);
+  // A target stored before the guard refused it (or a name that now resolves to a private address)
+  // would fail on every attempt: say so now, outside the transaction (DNS can take seconds).
+  const stored = await deps.db.withTenant(caller.tenantId, (tx) =>
+    selectSubscription(tx, caller.tenantId, input.subscriptionId),
+  );
+  const problem = await deps.guard.hostProblem(new URL(stored.url).hostname);
+  if (problem !== undefined) {
+    throw coreError(
+      Code.FailedPrecondition,
+      ErrorReason.CONFLICT,
+      `the subscription's url cannot be delivered to: ${problem} (webhooks are only sent to public addresses); change its url`,
+    );
+  }
   return deps.db.withTenant(caller.tenantId, async (tx) => {
     const subscription = await selectSubscription(tx, caller.tenantId, input.subscriptionId);
     if (!subscription.active) {

@@ -1,9 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { Agent, request } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { request } from "node:https";
 import { createSecureContext, rootCertificates } from "node:tls";
+import { createOutboundGuard, OutboundRefused, type Resolve } from "../../lib/net/outbound-guard.js";
 import { DELIVERY_TIMEOUT_MS } from "./delivery-rules.js";
-import { refusedAddressReason } from "./target-address.js";
 
 /** What one attempt came to: a 2xx, another status, or an error without status. */
 export type AttemptOutcome =
@@ -19,12 +17,14 @@ export interface WebhookRequest {
 export type SendWebhook = (request: WebhookRequest) => Promise<AttemptOutcome>;
 
 export interface WebhookSenderOptions {
-  /** Connect to private, loopback, link-local and multicast addresses too (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  /** Connect to private, loopback and link-local addresses too (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
   readonly allowPrivateTargets: boolean;
   /** PEM certificates trusted besides the public roots (WEBHOOK_CA_FILE). */
   readonly extraCaCertificates?: string | undefined;
   /** Default 15 s (spec "Delivery rules"); tests of crash recovery shorten it. */
   readonly timeoutMs?: number;
+  /** How target names resolve; default the system's (tests feed their own answers). */
+  readonly resolve?: Resolve;
 }
 
 export interface WebhookSender {
@@ -32,36 +32,12 @@ export interface WebhookSender {
   close(): void;
 }
 
-class RefusedTarget extends Error {}
-
 /**
- * Resolves like dns.lookup but fails when any address of the name is refused, so the socket can only
- * connect to an address that passed the guard (the check and the connect use the same answer).
- */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 4);
-      if (!allowPrivate) {
-        for (const { address } of addresses) {
-          const reason = refusedAddressReason(address);
-          if (reason)
-            return callback(new RefusedTarget(`${hostname} resolves to ${address} (${reason})`), "", 4);
-        }
-      }
-      const first = addresses[0];
-      if (!first) return callback(new Error(`${hostname} has no address`), "", 4);
-      // Node asks for every address (autoSelectFamily) or for one; answer in the form it asked.
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      return callback(null, first.address, first.family);
-    });
-  };
-}
-
-/**
- * POSTs webhook bodies over HTTPS (spec "Delivery"): no redirects followed (a 3xx is a failed
- * attempt), 15 s for the whole answer, TLS verified against the public roots plus configured extra
- * CAs, connections kept alive per target.
+ * POSTs webhook bodies over HTTPS (spec "Delivery"): every connection through the outbound guard
+ * (lib/net/outbound-guard.ts: the address connected to is the address checked, so a name that now
+ * resolves to a private address reaches nothing), no redirects followed (a 3xx is a failed attempt),
+ * 15 s for the whole answer, TLS verified against the public roots plus configured extra CAs,
+ * connections kept alive per target.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -70,12 +46,14 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const secureContext = options.extraCaCertificates
     ? createSecureContext({ ca: [...rootCertificates, options.extraCaCertificates] })
     : undefined;
-  const lookup = guardedLookup(options.allowPrivateTargets);
-  const agent = new Agent({
+  const guard = createOutboundGuard({
+    allowPrivate: options.allowPrivateTargets,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  const agent = guard.httpsAgent({
     keepAlive: true,
     maxSockets: 64,
     ...(secureContext ? { secureContext } : {}),
-    lookup,
   });
 
   const send: SendWebhook = (webhook) => sendOnce(webhook, true);
@@ -89,12 +67,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return resolve({ ok: false, error: "invalid target URL" });
       }
       if (url.protocol !== "https:") return resolve({ ok: false, error: "target URL is not https" });
-      const host = url.hostname.replace(/^\[|\]$/g, "");
-      // An IP literal is connected to without a lookup: check it here.
-      if (isIP(host) && !options.allowPrivateTargets) {
-        const reason = refusedAddressReason(host);
-        if (reason) return resolve({ ok: false, error: `refused target ${host} (${reason})` });
-      }
       let settled = false;
       const finish = (outcome: AttemptOutcome) => {
         if (settled) return;
@@ -135,7 +107,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           return;
         }
         const message =
-          error instanceof RefusedTarget ? `refused target: ${error.message}` : transportError(error);
+          error instanceof OutboundRefused ? `refused target: ${error.message}` : transportError(error);
         finish({ ok: false, error: message });
       });
       req.end(webhook.body);

@@ -1,3 +1,4 @@
+import type { OutboundGuard } from "../../lib/net/outbound-guard.js";
 import { invalidArgument } from "../errors.js";
 import { MAX_URL_LENGTH } from "./delivery-rules.js";
 import { isWebhookEventKind, WEBHOOK_EVENT_KINDS, type WebhookEventKind } from "./event-kinds.js";
@@ -26,6 +27,17 @@ export function checkTargetUrl(url: string): string {
     throw invalidArgument("url", "url: must not contain credentials; authenticate with the signature");
   }
   return url;
+}
+
+/**
+ * Refuses a target the delivery could never reach (DESIGN "Outgoing webhooks": no private or loopback
+ * targets), when it is stored rather than on every delivery; the sender checks again at connect time
+ * (lib/net/outbound-guard.ts), since a name may resolve elsewhere later. Call after checkTargetUrl.
+ */
+export async function checkTargetAddress(guard: OutboundGuard, url: string): Promise<void> {
+  const problem = await guard.hostProblem(new URL(url).hostname);
+  if (problem === undefined) return;
+  throw invalidArgument("url", `url: ${problem} (webhooks are only sent to public addresses)`);
 }
 
 export function checkEventKinds(kinds: readonly string[]): WebhookEventKind[] {

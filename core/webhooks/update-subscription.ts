@@ -1,7 +1,7 @@
 import type { TenantCaller } from "../auth/caller.js";
 import { recordAudit } from "../store/record-audit.js";
 import { requireWebhooksPlan } from "./require-webhooks-plan.js";
-import { checkEventKinds, checkTargetUrl } from "./subscription-input.js";
+import { checkEventKinds, checkTargetAddress, checkTargetUrl } from "./subscription-input.js";
 import { type SubscriptionRow, selectSubscription } from "./subscription-row.js";
 import type { WebhookDeps } from "./webhook-deps.js";
 
@@ -27,6 +27,7 @@ export async function updateSubscription(
   const url = input.url === undefined ? null : checkTargetUrl(input.url);
   const kinds = input.eventKinds.length === 0 ? null : checkEventKinds(input.eventKinds);
   const description = input.description ?? null;
+  if (url !== null) await checkTargetAddress(deps.guard, url);
   return deps.db.withTenant(caller.tenantId, async (tx) => {
     await selectSubscription(tx, caller.tenantId, input.id, { forUpdate: true });
     await tx`

@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "../../config/logger.js";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import type { OutboundGuard } from "../../lib/net/outbound-guard.js";
 import { coreError } from "../errors.js";
 import type { Database } from "../store/database.js";
 import type { SecretBox } from "./secret-box.js";
@@ -12,6 +13,8 @@ export interface WebhookDeps {
   readonly secretBox: SecretBox | undefined;
   readonly publicUrl: string;
   readonly logger: Logger;
+  /** The SSRF guard of targets (private addresses allowed by WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  readonly guard: OutboundGuard;
 }
 
 export function requireSecretBox(deps: WebhookDeps): SecretBox {

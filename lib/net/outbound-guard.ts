@@ -1,131 +1,42 @@
-import { type LookupAddress, lookup } from "node:dns";
-import { lookup as lookupAsync } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
-import type { Agent, fetch as UndiciFetch } from "undici";
+import type { LookupAddress } from "node:dns";
+import { lookup as lookupAll } from "node:dns/promises";
+import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, type RequestOptions } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import type { Duplex } from "node:stream";
+import type { buildConnector, Agent as UndiciAgent, fetch as UndiciFetch } from "undici";
+import { classifyAddress } from "./classify-address.js";
 
 /**
- * The SSRF guard for every outbound call to a URL a tenant gave us (BYOK provider base URLs today,
- * webhooks next): such a URL must not reach loopback, private, link-local, CGNAT, multicast or
- * reserved addresses of the operator's network.
- *
- * Checking when the URL is stored is not enough — a name can resolve to a public address then and
- * to 127.0.0.1 a minute later (DNS rebinding). `guardedFetch` therefore checks at connect time: the
- * connection's own DNS lookup is replaced by one that refuses blocked addresses, so the address
- * checked is the address connected to (no second lookup to race).
+ * The one SSRF guard for every URL a user gives us — webhook targets, provider key base URLs
+ * (ADR 0360). It answers two questions with the same rules (`classifyAddress`):
+ * - when a URL is stored: may it be contacted? (`urlProblem`, resolving the name now);
+ * - when a connection is made: is this the address it may reach? A name can resolve to a public
+ *   address when stored and to 127.0.0.1 a minute later (DNS rebinding), so the connection's own
+ *   lookup is replaced by one that refuses a blocked answer — the address checked is the address
+ *   connected to — and an IP literal, which sockets connect to without a lookup, is checked where
+ *   the socket is created. Nothing reaches the network before the check.
+ * Redirects are never followed: a public host could send us on to a private one.
  */
 
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 3],
-] as const) {
-  BLOCKED.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-  ["2002::", 16],
-] as const) {
-  BLOCKED.addSubnet(net, prefix, "ipv6");
-}
-
-/** The error code of a connection refused by the guard (in `cause` of the fetch error). */
+/** The `code` of a connection the guard refused (on `cause` of a fetch error). */
 export const BLOCKED_ADDRESS_CODE = "ERR_OUTBOUND_ADDRESS_BLOCKED";
 
-/**
- * Whether an address is one a tenant-given URL must not reach. IPv4-mapped IPv6 (::ffff:127.0.0.1) is
- * judged as the IPv4 address it carries — not as a /96 rule, which BlockList would also apply to
- * every plain IPv4 address and so block the whole public internet.
- */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  if (family === 4) return BLOCKED.check(address, "ipv4");
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined) return BLOCKED.check(mapped, "ipv4");
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (mappedHex?.[1] !== undefined && mappedHex[2] !== undefined) {
-    const high = Number.parseInt(mappedHex[1], 16);
-    const low = Number.parseInt(mappedHex[2], 16);
-    return BLOCKED.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
-  }
-  return BLOCKED.check(address, "ipv6");
+export class OutboundRefused extends Error {
+  readonly code = BLOCKED_ADDRESS_CODE;
 }
 
-function blockedError(host: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(
-    `${host} resolves to a private, loopback or link-local address`,
-  );
-  error.code = BLOCKED_ADDRESS_CODE;
-  return error;
-}
+/** Every address of a name, as dns.lookup({ all: true }) answers (tests inject their own). */
+export type Resolve = (hostname: string) => Promise<readonly LookupAddress[]>;
 
-/**
- * Why a tenant-given URL may not be used, or undefined when it may: https only (http too when private
- * addresses are allowed, for Ollama / TEI / vLLM on the operator's own network), no credentials, query
- * or fragment, and — unless `allowPrivate` — every address the host resolves to now is public.
- */
-export async function outboundUrlProblem(url: string, allowPrivate: boolean): Promise<string | undefined> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "is not a URL";
-  }
-  if (parsed.protocol !== "https:" && !(allowPrivate && parsed.protocol === "http:")) {
-    return "must use https";
-  }
-  if (parsed.username !== "" || parsed.password !== "") return "must not contain credentials";
-  if (parsed.search !== "" || parsed.hash !== "") return "must not contain a query or fragment";
-  if (allowPrivate) return undefined;
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookupAsync(host, { all: true })).map((a) => a.address);
-  } catch {
-    return `host ${host} does not resolve`;
-  }
-  return addresses.some(isBlockedAddress) ? "points to a private, loopback or link-local address" : undefined;
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/** dns.lookup for the connection: resolves as usual and refuses the host if any address is blocked. */
-function guardedLookup(isBlocked: (address: string) => boolean) {
-  return (hostname: string, options: object, callback: LookupCallback): void => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (addresses.length === 0 || addresses.some((a) => isBlocked(a.address))) {
-        return callback(blockedError(hostname), []);
-      }
-      if ((options as { all?: boolean }).all === true) return callback(null, addresses);
-      const [first] = addresses;
-      return callback(null, first?.address ?? "", first?.family);
-    });
-  };
-}
-
-export interface GuardedResponse {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly headers: { get(name: string): string | null };
-  text(): Promise<string>;
+export interface OutboundGuardOptions {
+  /**
+   * PROVIDER_ALLOW_PRIVATE_URLS / WEBHOOK_ALLOW_PRIVATE_TARGETS: the operator's own networks may be
+   * reached (loopback, RFC 1918, link-local …); reserved addresses stay refused, redirects unfollowed.
+   */
+  readonly allowPrivate: boolean;
+  readonly resolve?: Resolve;
+  /** How long `urlProblem` waits for DNS (default 5 s). */
+  readonly resolveTimeoutMs?: number;
 }
 
 export interface GuardedRequest {
@@ -135,31 +46,164 @@ export interface GuardedRequest {
   readonly signal: AbortSignal;
 }
 
-/**
- * fetch for tenant-given URLs: only public addresses, checked on every connection (an IP literal is
- * checked before the request; a name at its lookup). Redirects are not followed (a public host could
- * redirect to a private one). A refused connection rejects with a TypeError whose `cause.code` is
- * BLOCKED_ADDRESS_CODE.
- */
-export const guardedFetch = createGuardedFetch(isBlockedAddress);
+export interface GuardedResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
 
-/** guardedFetch with another notion of "blocked" (tests exercise the allowed path on loopback). */
-export function createGuardedFetch(
-  isBlocked: (address: string) => boolean,
-): (url: string, init: GuardedRequest) => Promise<GuardedResponse> {
-  // One keep-alive pool per guard, created on first use — and undici (95 modules, ≈ 3.5 MB of heap)
-  // loaded then too: an instance that never calls out never holds it.
-  let pool: Promise<{ agent: Agent; fetch: typeof UndiciFetch }> | undefined;
-  return async (url, init) => {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) !== 0 && isBlocked(host)) {
-      throw new TypeError("fetch failed", { cause: blockedError(host) });
-    }
-    pool ??= import("undici").then((undici) => ({
-      agent: new undici.Agent({ connect: { lookup: guardedLookup(isBlocked) as never } }),
-      fetch: undici.fetch,
-    }));
-    const { agent, fetch } = await pool;
-    return fetch(url, { ...init, redirect: "manual", dispatcher: agent });
+export interface OutboundGuard {
+  readonly allowPrivate: boolean;
+  /** Why this IP address may not be contacted ("127.0.0.1 is loopback"), or undefined. */
+  addressProblem(address: string): string | undefined;
+  /** Why this host may not be contacted now: a refused literal, a name resolving to one, or no answer. */
+  hostProblem(hostname: string): Promise<string | undefined>;
+  /** Why `url` may not be used: not a URL, another scheme than `protocols`, credentials, or its host. */
+  urlProblem(url: string, rules: { readonly protocols: readonly string[] }): Promise<string | undefined>;
+  /** dns.lookup for sockets (net, tls, node:https, undici): refuses a name with any refused address. */
+  readonly lookup: LookupFunction;
+  /** A node:https Agent whose every connection passes the guard. */
+  httpsAgent(options: HttpsAgentOptions): HttpsAgent;
+  /** fetch through the guard; redirects are answered, never followed. */
+  fetch(url: string, init: GuardedRequest): Promise<GuardedResponse>;
+}
+
+const unbracket = (host: string) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
+
+const systemResolve: Resolve = (hostname) => lookupAll(hostname, { all: true });
+
+export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuard {
+  const { allowPrivate } = options;
+  const resolve = options.resolve ?? systemResolve;
+  const resolveTimeoutMs = options.resolveTimeoutMs ?? 5000;
+
+  /** What makes `address` refused here ("loopback" …), or undefined when it may be contacted. */
+  const refused = (address: string): string | undefined => {
+    const special = classifyAddress(address);
+    return special === undefined || (allowPrivate && special.kind === "private") ? undefined : special.what;
   };
+
+  const addressProblem = (address: string): string | undefined => {
+    const what = refused(address);
+    return what === undefined ? undefined : `${address} is ${what}`;
+  };
+
+  /** A name is refused when any of its addresses is: the connection may pick any of them. */
+  const resolvedProblem = (hostname: string, addresses: readonly LookupAddress[]): string | undefined => {
+    for (const { address } of addresses) {
+      const what = refused(address);
+      if (what !== undefined) return `${hostname} resolves to ${address}, which is ${what}`;
+    }
+    return addresses.length === 0 ? `host ${hostname} has no address` : undefined;
+  };
+
+  /** The check of a literal host, where sockets skip the lookup. */
+  const literalProblem = (host: string): string | undefined => {
+    const bare = unbracket(host);
+    return isIP(bare) === 0 ? undefined : addressProblem(bare);
+  };
+
+  const hostProblem = async (hostname: string): Promise<string | undefined> => {
+    const host = unbracket(hostname);
+    if (isIP(host) !== 0) return addressProblem(host);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((done) => {
+      timer = setTimeout(() => done("timeout"), resolveTimeoutMs);
+    });
+    try {
+      const answer = await Promise.race([resolve(host), timeout]);
+      if (answer === "timeout") return `host ${host} did not resolve within ${resolveTimeoutMs / 1000} s`;
+      return resolvedProblem(host, answer);
+    } catch {
+      return `host ${host} does not resolve`;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+    const family =
+      lookupOptions.family === "IPv4" ? 4 : lookupOptions.family === "IPv6" ? 6 : lookupOptions.family;
+    resolve(hostname).then(
+      (addresses) => {
+        const problem = resolvedProblem(hostname, addresses);
+        if (problem !== undefined) return callback(new OutboundRefused(problem), "", 4);
+        const wanted =
+          family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
+        const [first] = wanted;
+        if (first === undefined)
+          return callback(new OutboundRefused(`host ${hostname} has no address`), "", 4);
+        // Node asks for every address (autoSelectFamily) or for one; answer in the form it asked.
+        if (lookupOptions.all === true) return callback(null, [...wanted]);
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, "", 4),
+    );
+  };
+
+  class GuardedHttpsAgent extends HttpsAgent {
+    override createConnection(
+      connect: RequestOptions,
+      callback?: (err: Error | null, stream: Duplex) => void,
+    ): Duplex | null | undefined {
+      const problem = literalProblem(String(connect.host ?? connect.hostname ?? ""));
+      if (problem === undefined) return super.createConnection(connect, callback);
+      // The agent hands the error to the request, which fails with it; no socket is opened.
+      callback?.(new OutboundRefused(problem), undefined as unknown as Duplex);
+      return undefined;
+    }
+  }
+
+  // One keep-alive pool per guard, created on first use — and undici (95 modules, ≈ 3.5 MB of heap)
+  // loaded only then: an instance that never calls out never holds it.
+  let pool: Promise<{ agent: UndiciAgent; fetch: typeof UndiciFetch }> | undefined;
+  const undiciPool = () =>
+    import("undici").then((undici) => {
+      const connectByName = undici.buildConnector({ lookup });
+      const connect: buildConnector.connector = (target, callback) => {
+        const problem = literalProblem(target.hostname);
+        if (problem !== undefined) return callback(new OutboundRefused(problem), null);
+        return connectByName(target, callback);
+      };
+      return { agent: new undici.Agent({ connect }), fetch: undici.fetch };
+    });
+
+  return {
+    allowPrivate,
+    addressProblem,
+    hostProblem,
+    async urlProblem(url, rules) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return "is not a valid absolute URL";
+      }
+      if (!rules.protocols.includes(parsed.protocol)) {
+        return `must use ${rules.protocols.map((p) => p.replace(/:$/, "")).join(" or ")}`;
+      }
+      if (parsed.username !== "" || parsed.password !== "") return "must not contain credentials";
+      return hostProblem(parsed.hostname);
+    },
+    lookup,
+    httpsAgent: (agentOptions) => new GuardedHttpsAgent({ ...agentOptions, lookup }),
+    async fetch(url, init) {
+      pool ??= undiciPool();
+      const { agent, fetch } = await pool;
+      return fetch(url, { ...init, redirect: "manual", dispatcher: agent });
+    },
+  };
+}
+
+const shared = new Map<boolean, OutboundGuard>();
+
+/** The process's guard for one setting of allowPrivate, with the system resolver (one pool each). */
+export function sharedOutboundGuard(allowPrivate: boolean): OutboundGuard {
+  let guard = shared.get(allowPrivate);
+  if (guard === undefined) {
+    guard = createOutboundGuard({ allowPrivate });
+    shared.set(allowPrivate, guard);
+  }
+  return guard;
 }

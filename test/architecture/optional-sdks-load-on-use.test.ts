@@ -68,8 +68,8 @@ test("configured, each SDK loads — through CommonJS and through the ESM loader
     await import("@huggingface/tokenizers");
     const { createRateLimiters } = await import("./lib/rate-limit/rate-limiters.ts");
     await createRateLimiters({ redisUrl: "redis://127.0.0.1:6379", keyPrefix: "optional-sdks", logger: createLogger("silent") }).close();
-    const { guardedFetch } = await import("./lib/net/outbound-guard.ts");
-    await guardedFetch("http://optional-sdks.invalid/", { method: "POST", headers: {}, body: "", signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+    const { sharedOutboundGuard } = await import("./lib/net/outbound-guard.ts");
+    await sharedOutboundGuard(false).fetch("http://optional-sdks.invalid/", { method: "POST", headers: {}, body: "", signal: AbortSignal.timeout(5000) }).catch(() => undefined);
   `);
   t.deepEqual(optionalIn(files), OPTIONAL);
 });

@@ -1,70 +1,147 @@
+import type { LookupAddress } from "node:dns";
+import { request } from "node:https";
+import { type AddressInfo, createServer, type Server } from "node:net";
 import test from "ava";
 import {
   BLOCKED_ADDRESS_CODE,
-  createGuardedFetch,
-  guardedFetch,
-  isBlockedAddress,
-  outboundUrlProblem,
+  createOutboundGuard,
+  type OutboundGuard,
+  OutboundRefused,
+  type Resolve,
 } from "../../lib/net/outbound-guard.js";
-import { type FakeServer, startFakeServer } from "../helpers/fake-http-server.js";
+import { startFakeServer } from "../helpers/fake-http-server.js";
 
-// lib/net/outbound-guard.ts: the SSRF guard shared by every call to a tenant-given URL (BYOK
-// provider base URLs; webhooks next). The address is checked when the connection is made.
+// lib/net/outbound-guard.ts at connect time: whatever a URL said when it was stored, a connection
+// through the guard reaches only an address the guard allows — checked before the socket exists, so
+// a refused target sees no TCP connection at all — and a redirect is answered, never followed.
 
-let server: FakeServer;
-test.before(async () => {
-  server = await startFakeServer(() => ({ json: { ok: true } }));
-});
-test.after.always(() => server?.close());
+/** A TCP listener on 127.0.0.1 that counts the connections reaching it. */
+async function countingListener(): Promise<{
+  port: number;
+  connections: () => number;
+  close(): Promise<void>;
+}> {
+  let count = 0;
+  const server: Server = createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => count,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
 
-const request = () => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: "{}",
-  signal: AbortSignal.timeout(5000),
-});
+const post = () => ({ method: "POST", headers: {}, body: "{}", signal: AbortSignal.timeout(5000) });
 
-test("blocked ranges: loopback, private, link-local, CGNAT, mapped IPv4, ULA; public passes", (t) => {
-  for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254"]) {
-    t.true(isBlockedAddress(address), address);
+const causeCode = (error: unknown) =>
+  ((error as { cause?: { code?: string } } | undefined)?.cause ?? (error as { code?: string } | undefined))
+    ?.code;
+
+/** A resolver whose answer for each name the test changes as it goes (DNS rebinding). */
+function switchableResolver(answer: Map<string, string>): Resolve {
+  return async (hostname) => {
+    const address = answer.get(hostname);
+    if (address === undefined)
+      throw Object.assign(new Error(`${hostname}: ENOTFOUND`), { code: "ENOTFOUND" });
+    return [{ address, family: address.includes(":") ? 6 : 4 } satisfies LookupAddress];
+  };
+}
+
+/** One HTTPS POST through the guard's agent; resolves with the error it failed with. */
+function httpsThrough(guard: OutboundGuard, url: string): Promise<Error | undefined> {
+  return new Promise((done) => {
+    const agent = guard.httpsAgent({ keepAlive: false });
+    const req = request(url, { method: "POST", agent, rejectUnauthorized: false, timeout: 5000 });
+    req.on("error", (error) => {
+      agent.destroy();
+      done(error);
+    });
+    req.on("response", () => {
+      agent.destroy();
+      done(undefined);
+    });
+    req.end("{}");
+  });
+}
+
+test("IP literals of a refused range fail before any connection, in fetch and in the https agent", async (t) => {
+  const listener = await countingListener();
+  const guard = createOutboundGuard({ allowPrivate: false });
+  try {
+    for (const host of ["127.0.0.1", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "0x7f.1", "2130706433"]) {
+      const fetchError = await t.throwsAsync(guard.fetch(`http://${host}:${listener.port}/x`, post()));
+      t.is(causeCode(fetchError), BLOCKED_ADDRESS_CODE, `fetch ${host}`);
+      const agentError = await httpsThrough(guard, `https://${host}:${listener.port}/x`);
+      t.true(agentError instanceof OutboundRefused, `agent ${host}`);
+    }
+    t.is(listener.connections(), 0, "no TCP connection reached the listener");
+  } finally {
+    await listener.close();
   }
-  for (const address of ["100.64.0.1", "0.0.0.0", "::1", "::ffff:127.0.0.1", "fd00::1", "fe80::1"]) {
-    t.true(isBlockedAddress(address), address);
+});
+
+test("DNS rebinding: a name that was public when checked and is loopback at connect time reaches nothing", async (t) => {
+  const listener = await countingListener();
+  const answer = new Map([["rebind.test", "93.184.216.34"]]);
+  const guard = createOutboundGuard({ allowPrivate: false, resolve: switchableResolver(answer) });
+  try {
+    t.is(await guard.hostProblem("rebind.test"), undefined, "public when the URL was stored");
+    for (const rebound of ["127.0.0.1", "::ffff:7f00:1", "::ffff:127.0.0.1"]) {
+      answer.set("rebind.test", rebound);
+      const fetchError = await t.throwsAsync(guard.fetch(`http://rebind.test:${listener.port}/x`, post()));
+      t.is(causeCode(fetchError), BLOCKED_ADDRESS_CODE);
+      const agentError = await httpsThrough(guard, `https://rebind.test:${listener.port}/x`);
+      t.is(
+        agentError?.message,
+        `rebind.test resolves to ${rebound}, which is ${rebound.includes("ffff") ? "IPv4-mapped 127.0.0.1 (loopback)" : "loopback"}`,
+      );
+    }
+    t.is(listener.connections(), 0, "no TCP connection reached the listener");
+
+    // The control: allowed, the same name and listener do get a connection.
+    const lenient = createOutboundGuard({ allowPrivate: true, resolve: switchableResolver(answer) });
+    answer.set("rebind.test", "127.0.0.1");
+    await httpsThrough(lenient, `https://rebind.test:${listener.port}/x`);
+    t.is(listener.connections(), 1);
+  } finally {
+    await listener.close();
   }
-  t.true(isBlockedAddress("::ffff:7f00:1"), "hex-mapped 127.0.0.1");
-  for (const address of ["8.8.8.8", "1.1.1.1", "::ffff:8.8.8.8", "2606:4700:4700::1111"]) {
-    t.false(isBlockedAddress(address), address);
+});
+
+test("the real resolver: localhost is refused at connect time, the server sees no request", async (t) => {
+  const server = await startFakeServer(() => ({ json: { ok: true } }));
+  try {
+    const guard = createOutboundGuard({ allowPrivate: false });
+    const error = await t.throwsAsync(guard.fetch(`http://localhost:${new URL(server.url).port}/x`, post()));
+    t.is(causeCode(error), BLOCKED_ADDRESS_CODE);
+    t.is(server.requests.length, 0);
+    const lenient = createOutboundGuard({ allowPrivate: true });
+    const response = await lenient.fetch(`http://localhost:${new URL(server.url).port}/x`, post());
+    t.is(response.status, 200);
+    t.deepEqual(JSON.parse(await response.text()), { ok: true });
+  } finally {
+    await server.close();
   }
-  t.true(isBlockedAddress("not-an-ip"));
 });
 
-test("a name resolving to loopback is refused at connect time; the server sees nothing", async (t) => {
-  const before = server.requests.length;
-  const url = `http://localhost:${new URL(server.url).port}/x`;
-  const error = await t.throwsAsync(guardedFetch(url, request()));
-  t.is((error?.cause as { code?: string } | undefined)?.code, BLOCKED_ADDRESS_CODE);
-  t.is(server.requests.length, before);
-});
-
-test("an IP literal in a blocked range is refused before any connection", async (t) => {
-  const error = await t.throwsAsync(guardedFetch(`${server.url}/x`, request()));
-  t.is((error?.cause as { code?: string } | undefined)?.code, BLOCKED_ADDRESS_CODE);
-});
-
-test("an allowed address goes through the guarded lookup and gets its answer", async (t) => {
-  const allowLoopback = createGuardedFetch((address) => !address.startsWith("127.") && address !== "::1");
-  const response = await allowLoopback(`http://localhost:${new URL(server.url).port}/x`, request());
-  t.is(response.status, 200);
-  t.deepEqual(JSON.parse(await response.text()), { ok: true });
-});
-
-test("URL rules when a URL is stored: https only, no credentials or query, public host", async (t) => {
-  t.is(await outboundUrlProblem("http://api.example.com/v1", false), "must use https");
-  t.is(await outboundUrlProblem("https://u:p@api.example.com/v1", false), "must not contain credentials");
-  t.is(
-    await outboundUrlProblem("https://api.example.com/v1?x=1", false),
-    "must not contain a query or fragment",
-  );
-  t.regex((await outboundUrlProblem("https://127.0.0.1/v1", false)) ?? "", /private, loopback/);
-  t.is(await outboundUrlProblem("http://127.0.0.1:11434/v1", true), undefined);
+test("a redirect is answered, not followed — with private addresses allowed too", async (t) => {
+  const target = await startFakeServer(() => ({ json: { reached: true } }));
+  const redirecting = await startFakeServer(() => ({
+    status: 302,
+    headers: { location: `${target.url}/elsewhere` },
+    text: "",
+  }));
+  try {
+    const lenient = createOutboundGuard({ allowPrivate: true });
+    const response = await lenient.fetch(`${redirecting.url}/v1/embeddings`, post());
+    t.is(response.status, 302);
+    t.is(redirecting.requests.length, 1);
+    t.is(target.requests.length, 0, "the redirect's target saw nothing");
+  } finally {
+    await redirecting.close();
+    await target.close();
+  }
 });

@@ -4,6 +4,7 @@ import {
   createProviderReranker,
 } from "../../core/models/http/create-provider-embedder.js";
 import { ProviderError } from "../../core/models/provider-error.js";
+import { sharedOutboundGuard } from "../../lib/net/outbound-guard.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 
 // Each BYOK provider client against a local server speaking that provider's API: the exact request
@@ -22,7 +23,7 @@ test.serial("openai: POST /v1/embeddings with dimensions 1024 and encoding_forma
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/openai/v1`,
   });
   const [vector] = await embedder.embed(["hello"], "passage");
@@ -47,7 +48,7 @@ test.serial(
     const embedder = await createProviderEmbedder({
       provider: "cohere",
       apiKey: key(),
-      allowPrivateUrls: true,
+      guard: sharedOutboundGuard(true),
       baseUrl: fake.url,
     });
     await embedder.embed(["a passage"], "passage");
@@ -86,7 +87,7 @@ test.serial("voyage: POST /v1/embeddings with input_type document/query and outp
   const embedder = await createProviderEmbedder({
     provider: "voyage",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/voyage/v1`,
   });
   await embedder.embed(["doc"], "passage");
@@ -111,7 +112,7 @@ test.serial("jina: POST /v1/embeddings with task retrieval.passage/query and dim
   const embedder = await createProviderEmbedder({
     provider: "jina",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/jina/v1`,
   });
   await embedder.embed(["doc"], "passage");
@@ -130,7 +131,7 @@ test.serial("mistral: POST /v1/embeddings {model, input}; 1024 native", async (t
   const embedder = await createProviderEmbedder({
     provider: "mistral",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/mistral/v1`,
   });
   const [vector] = await embedder.embed(["bonjour"], "passage");
@@ -146,7 +147,7 @@ test.serial(
     const embedder = await createProviderEmbedder({
       provider: "openai-compatible",
       apiKey: key(),
-      allowPrivateUrls: true,
+      guard: sharedOutboundGuard(true),
       baseUrl: `${fake.url}/local/v1`,
       model: "nomic-embed-text",
     });
@@ -161,7 +162,7 @@ test.serial("batches of 64: 150 chunks → 3 requests, vectors in input order", 
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/openai/v1`,
   });
   const texts = Array.from({ length: 150 }, (_, i) => `chunk ${i}`);
@@ -178,7 +179,7 @@ test.serial("429 with Retry-After is retried after the given delay; then succeed
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/openai/v1`,
     retryBaseMs: 1,
   });
@@ -200,7 +201,7 @@ test.serial("a wrong key: unauthorized ProviderError with the provider's words, 
   const embedder = await createProviderEmbedder({
     provider: "openai",
     apiKey: wrongKey,
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: `${fake.url}/openai/v1`,
     dim: 1024,
   });
@@ -214,7 +215,7 @@ test.serial("5xx after all retries: unavailable", async (t) => {
   const embedder = await createProviderEmbedder({
     provider: "cohere",
     apiKey: key(),
-    allowPrivateUrls: true,
+    guard: sharedOutboundGuard(true),
     baseUrl: fake.url,
     maxRetries: 1,
     retryBaseMs: 1,
@@ -259,7 +260,7 @@ for (const [provider, base, path, expected] of [
     const reranker = createProviderReranker({
       provider,
       apiKey: key(),
-      allowPrivateUrls: true,
+      guard: sharedOutboundGuard(true),
       baseUrl: fake.url + base,
     });
     const scores = await reranker.rerank("cats", [
@@ -290,7 +291,7 @@ for (const [what, host] of [
     });
     const error = await t.throwsAsync(embedder.embed(["x"], "passage"), { instanceOf: ProviderError });
     t.is(error?.reason, "rejected");
-    t.regex(error?.message ?? "", /refused: .*private, loopback or link-local/);
+    t.regex(error?.message ?? "", /refused: .*loopback/);
     t.is(fake.requests.length, 0);
   });
 }

@@ -3,6 +3,7 @@ import test from "ava";
 import { openKey, parseMasterKey } from "../../core/keys/key-cipher.js";
 import { rotateMasterKey } from "../../core/keys/rotate-master-key.js";
 import { testModels } from "../graph/graph-test-kit.js";
+import { startFakeServer } from "../helpers/fake-http-server.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
 import { parseJsonAnswer, postMcp, rpc } from "../mcp/post-mcp.js";
@@ -123,6 +124,69 @@ test.serial("a wrong key fails its test with the provider's words and without th
   t.regex(String(tested.json.error), /401.*Provided API key is invalid/);
   t.false(JSON.stringify(tested.json).includes("NOTVALID"));
 });
+
+test.serial("with PROVIDER_ALLOW_PRIVATE_URLS the key test still does not follow a redirect", async (t) => {
+  const { call } = await workspace("plus");
+  const created = await call("POST", "/keys", {
+    provider: "openai",
+    apiKey: fake.validKey,
+    baseUrl: `${fake.url}/openai/v1`,
+  });
+  t.is(created.status, 200);
+  const elsewhere = await startFakeServer(() => ({ json: { data: [] } }));
+  try {
+    fake.requests.length = 0;
+    fake.failNext({ status: 302, headers: { location: `${elsewhere.url}/openai/v1/embeddings` }, text: "" });
+    const tested = await call("POST", `/keys/${created.json.id}/test`);
+    t.is(tested.status, 200);
+    t.is(tested.json.ok, false);
+    t.regex(String(tested.json.error), /HTTP 302: a redirect, not followed/);
+    t.is(fake.requests.length, 1, "one request, not retried");
+    t.is(elsewhere.requests.length, 0, "the redirect's target saw nothing");
+  } finally {
+    await elsewhere.close();
+  }
+});
+
+test.serial(
+  "without PROVIDER_ALLOW_PRIVATE_URLS a private or http base URL is refused with 400 naming it",
+  async (t) => {
+    const strict = await startTestService({ models: testModels(), worker: false, env: { MASTER_KEY } });
+    try {
+      const tenant = await strict.createTenant({ plan: "plus" });
+      const cookie = await createSessionCookie(strict, tenant.tenantId);
+      const create = async (baseUrl: string) => {
+        const res = await fetch(`${strict.httpUrl}/api/keys`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: JSON.stringify({ provider: "openai-compatible", apiKey: fake.validKey, baseUrl, model: "m" }),
+        });
+        return { status: res.status, error: String(((await res.json()) as { error?: unknown }).error) };
+      };
+      const port = new URL(fake.url).port;
+      t.deepEqual(await create(`https://[::ffff:7f00:1]:${port}/v1`), {
+        status: 400,
+        error: "baseUrl: ::ffff:7f00:1 is IPv4-mapped 127.0.0.1 (loopback)",
+      });
+      t.deepEqual(await create(`https://2130706433:${port}/v1`), {
+        status: 400,
+        error: "baseUrl: 127.0.0.1 is loopback",
+      });
+      t.deepEqual(await create(`https://[fd00::1]/v1`), {
+        status: 400,
+        error: "baseUrl: fd00::1 is unique-local",
+      });
+      t.deepEqual(await create(`${fake.url}/v1`), { status: 400, error: "baseUrl: must use https" });
+      const named = await create(`https://localhost:${port}/v1`);
+      t.is(named.status, 400);
+      t.regex(named.error, /^baseUrl: localhost resolves to (127\.0\.0\.1|::1), which is loopback$/);
+      const listed = await fetch(`${strict.httpUrl}/api/keys`, { headers: { cookie } });
+      t.deepEqual(await listed.json(), []);
+    } finally {
+      await strict.stop();
+    }
+  },
+);
 
 test.serial("admin-scope tokens manage keys under /api/v1/keys; read-only tokens are refused", async (t) => {
   const { tenant, bearer } = await workspace("pro");

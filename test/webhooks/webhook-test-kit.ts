@@ -170,7 +170,10 @@ export interface DeliveryRow {
   last_error: string | null;
 }
 
-export async function deliveriesOf(h: WebhookHarness, subscriptionId: string): Promise<DeliveryRow[]> {
+export async function deliveriesOf(
+  h: Pick<WebhookHarness, "service">,
+  subscriptionId: string,
+): Promise<DeliveryRow[]> {
   return h.service.storage.db.sql<DeliveryRow[]>`
     select id, state, attempts, next_attempt_at, last_attempt_at, last_status, last_error
       from webhook_deliveries where subscription_id = ${subscriptionId} order by occurred_at, id`;

@@ -1,4 +1,4 @@
-import { guardedFetch } from "../../../lib/net/outbound-guard.js";
+import { type OutboundGuard, sharedOutboundGuard } from "../../../lib/net/outbound-guard.js";
 import { approximateTokenizer } from "../approximate-tokenizer.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../embedding-provider.js";
 import { l2NormalizeInPlace } from "../l2-normalize.js";
@@ -30,10 +30,11 @@ export interface ProviderClientOptions {
   /** Called after every request that answered (to record the key's last use). */
   readonly onUsed?: () => void;
   /**
-   * PROVIDER_ALLOW_PRIVATE_URLS: let the base URL reach private addresses. Default false: every
-   * connection is checked for a public address when it is made (lib/net/outbound-guard.ts).
+   * The SSRF guard every request goes through (lib/net/outbound-guard.ts): each connection is checked
+   * when it is made, redirects are not followed. Default: public addresses only; with
+   * PROVIDER_ALLOW_PRIVATE_URLS the composition passes one that allows private addresses.
    */
-  readonly allowPrivateUrls?: boolean;
+  readonly guard?: OutboundGuard;
 }
 
 export function providerBaseUrl(options: Pick<ProviderClientOptions, "provider" | "baseUrl">): string {
@@ -84,7 +85,7 @@ function requestOptionsFor(
     provider: label,
     apiKey: azure ? undefined : options.apiKey,
     ...(azure ? { headers: { "api-key": options.apiKey }, secrets: [options.apiKey] } : {}),
-    ...(options.allowPrivateUrls === true ? {} : { fetch: guardedFetch }),
+    fetch: (options.guard ?? sharedOutboundGuard(false)).fetch,
     timeoutMs: options.timeoutMs ?? timeoutMs,
     maxRetries: options.maxRetries ?? 3,
     retryBaseMs: options.retryBaseMs ?? 500,

@@ -23,7 +23,10 @@ export interface JsonEndpointOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Secrets besides `apiKey` to redact from error text. */
   readonly secrets?: readonly string[];
-  /** The HTTP client; default the global fetch. Tenant-given URLs use lib/net's guardedFetch (SSRF). */
+  /**
+   * The HTTP client; default the global fetch (operator-configured URLs). Tenant-given URLs use
+   * the outbound guard's fetch (lib/net/outbound-guard.ts), which never follows a redirect.
+   */
   readonly fetch?: (url: string, init: GuardedRequest) => Promise<GuardedResponse>;
 }
 
@@ -108,6 +111,16 @@ async function attemptPost(
     }
   }
   const status = response.status;
+  // The guard answers redirects instead of following them (a public host could send us to a private
+  // one); a provider that redirects is misconfigured, not temporarily down.
+  if (status >= 300 && status < 400) {
+    return {
+      reason: "rejected",
+      retryable: false,
+      detail: `HTTP ${status}: a redirect, not followed (give the final address as base URL)`,
+      status,
+    };
+  }
   const detail = `HTTP ${status}${text.trim() === "" ? "" : `: ${snippet(text)}`}`;
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
