@@ -41,6 +41,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
   const { config, logger, version, shutdown, metrics } = options;
   const storage = await startStorage(config, logger);
   shutdown.push(() => storage.stop());
+  shutdown.pushUrgent(() => storage.stopDatabaseServer());
   observeDatabase(metrics, storage.db);
   const models = options.models ?? (await loadModels(config, logger));
   shutdown.push(() => models.close());

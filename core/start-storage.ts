@@ -16,6 +16,11 @@ export interface Storage {
   /** True when PostgreSQL runs embedded in this process's data directory. */
   readonly embedded: boolean;
   stop(): Promise<void>;
+  /**
+   * Stops the embedded PostgreSQL without closing anything first, for a process that must exit now
+   * (a second signal, a crash whose stop overran); nothing with DATABASE_URL.
+   */
+  stopDatabaseServer(): Promise<void>;
 }
 
 /** PostgreSQL (given, or embedded without DATABASE_URL) at the current schema, plus LanceDB. */
@@ -71,6 +76,9 @@ export async function startStorage(config: Config, logger: Logger): Promise<Stor
       async stop() {
         vectors.close();
         await db.close();
+        await embeddedServer?.stop();
+      },
+      stopDatabaseServer: async () => {
         await embeddedServer?.stop();
       },
     };

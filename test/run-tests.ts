@@ -58,6 +58,13 @@ const ava = spawn(
     env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template },
   },
 );
+// A signal to this process alone (its group's reaches ava directly) is passed on to ava; the run then
+// ends the usual way below, stopping its embedded PostgreSQL rather than leaving it running (issue 51).
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (ava.exitCode === null && ava.signalCode === null) ava.kill(signal);
+  });
+}
 const code = await new Promise<number>((done) => ava.on("exit", (c) => done(c ?? 1)));
 await stopEmbedded?.();
 process.exit(code);

