@@ -100,7 +100,7 @@ const FAST_SHUTDOWN_MS = 15_000;
  * reading a pipe whose only writer is this process. The kernel closes that end however this process
  * ends; the read returns, and the shell sends the postmaster SIGINT (fast shutdown: committed data is
  * kept) — only while `postmaster.pid` still names it, so a recycled pid is never signalled. On an
- * orderly stop this process kills the watchdog first. ADR 0360.
+ * orderly stop this process kills the watchdog first. ADR 0365.
  */
 function startWatchdog(postmasterPid: number, databaseDir: string): ChildProcess | undefined {
   if (process.platform === "win32") return undefined;
@@ -131,7 +131,7 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
  * scram-sha-256 and a password generated once per data directory. The server runs in its own
  * session (process group), so a Ctrl-C or a SIGTERM to the group reaches only the service, which
  * drains and then stops the database itself (fast shutdown: committed data is kept); a watchdog
- * stops it if this process ends without doing so (ADR 0011, ADR 0360).
+ * stops it if this process ends without doing so (ADR 0011, ADR 0365).
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
