@@ -174,7 +174,11 @@ export interface Config {
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
    * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
    */
-  readonly bm25Index: { readonly mode: "memory" | "sql" };
+  readonly bm25Index: {
+    readonly mode: "memory" | "sql";
+    /** Each workspace's index on disk, loaded when it is cold (ADR 0370): `${dataDir}/bm25`. */
+    readonly segmentDirectory: string;
+  };
   /**
    * Per-workspace derived state of one process (ADR 0370, docs/scaling.md): `budgetBytes` for BM25
    * indexes and open vector tables together (WORKSPACE_STATE_BUDGET_MB), and the bound of LanceDB's
@@ -376,7 +380,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
-    bm25Index: { mode: env.BM25_INDEX },
+    bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },
     workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),

@@ -98,7 +98,7 @@ export interface CoreOptions {
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs?: number;
   /** Recall's BM25 source (BM25_INDEX, BM25_INDEX_BUDGET_MB); default: in-process indexes, 256 MB. */
-  readonly bm25Index?: { readonly mode: "memory" | "sql" };
+  readonly bm25Index?: { readonly mode: "memory" | "sql"; readonly segmentDirectory?: string };
   /** The process's one budget for per-workspace state, shared with the vector store (Storage). */
   readonly workspaceState?: MemoryBudget;
   /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
@@ -254,7 +254,12 @@ export function createCore(options: CoreOptions): Core {
   const bm25Index =
     options.bm25Index?.mode === "sql"
       ? undefined
-      : createBm25IndexCache({ db, logger: options.logger, budget: options.workspaceState });
+      : createBm25IndexCache({
+          db,
+          logger: options.logger,
+          budget: options.workspaceState,
+          segmentDirectory: options.bm25Index?.segmentDirectory,
+        });
   const recallLog = createRecallLogWriter({ db, logger: options.logger });
   const recall = createRecallService({
     recallLog,

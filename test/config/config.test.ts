@@ -77,8 +77,11 @@ test("metrics and tracing are off unless configured; a short METRICS_TOKEN is re
 });
 
 test("recall's BM25: the in-process index by default, sql by variable", (t) => {
-  t.deepEqual(loadConfig({}).bm25Index, { mode: "memory" });
-  t.deepEqual(loadConfig({ BM25_INDEX: "sql" }).bm25Index, { mode: "sql" });
+  t.deepEqual(loadConfig({ DATA_DIR: "/srv/memory" }).bm25Index, {
+    mode: "memory",
+    segmentDirectory: "/srv/memory/bm25",
+  });
+  t.is(loadConfig({ BM25_INDEX: "sql" }).bm25Index.mode, "sql");
   t.throws(() => loadConfig({ BM25_INDEX: "lucene" }), { message: /^BM25_INDEX: / });
 });
 

@@ -1,6 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
 import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { decodeSegment, encodeSegment } from "../../core/recall/bm25/bm25-segment-file.js";
 import { type ChunkLexemes, TenantBm25Index } from "../../core/recall/bm25/tenant-bm25-index.js";
 
 // The mutable in-process index recall serves BM25 from (ADR 0230): after any sequence of puts
@@ -9,7 +10,8 @@ import { type ChunkLexemes, TenantBm25Index } from "../../core/recall/bm25/tenan
 // chunks valid at a point in time (valid_from at or before it).
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-const LEXEMES = ["hund", "katz", "buro", "regel", "milch", "mehl", "ei"];
+const LEXEMES = ["hund", "katz", "buro", "regel", "milch", "mehl", "ei", "straße"];
+const TENANT = "11111111-2222-4333-8444-555555555555";
 
 function bruteForce(
   chunks: ReadonlyMap<string, ChunkLexemes>,
@@ -97,6 +99,27 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
           want.map((h) => h.chunkId),
         );
         for (const [i, h] of got.entries()) t.true(Math.abs(h.score - (want[i]?.score ?? 0)) < 1e-9);
+        // Written to a segment file's bytes and read back (ADR 0370), it answers the same.
+        const feed = { watermark: 7, horizon: 5, applied: [5, 6] };
+        const segment = decodeSegment(TENANT, encodeSegment(TENANT, feed, index.parts()));
+        t.deepEqual(segment.feed, feed);
+        const restored = TenantBm25Index.fromParts(segment.parts);
+        t.is(restored.size, current.size);
+        const again = restored.search(terms, avgdl, k, {
+          allowed: allowed === undefined ? undefined : restored.allow(allowed),
+          validAtUs,
+        });
+        t.deepEqual(
+          again,
+          index.search(terms, avgdl, k, {
+            allowed: allowed === undefined ? undefined : index.allow(allowed),
+            validAtUs,
+          }),
+        );
+        t.deepEqual(
+          again.map((h) => h.chunkId),
+          want.map((h) => h.chunkId),
+        );
       },
     ),
     { numRuns: 300 },
@@ -115,4 +138,26 @@ test("compaction frees the postings of removed chunks", (t) => {
   t.is(index.postingsOf("geheim"), 0);
   t.is(index.postingsOf("hund"), 1);
   t.deepEqual(index.chunkIds(), [id(2)]);
+});
+
+test("a segment that is damaged, cut short or another tenant's is refused, never served", (t) => {
+  const index = new TenantBm25Index([
+    { chunkId: id(1), lexemes: ["hund", "straße"], tfs: [1, 2], validFromUs: 3 },
+    { chunkId: id(2), lexemes: ["hund"], tfs: [1], validFromUs: 4 },
+  ]);
+  const bytes = encodeSegment(TENANT, { watermark: 1, horizon: 1, applied: [] }, index.parts());
+  t.notThrows(() => TenantBm25Index.fromParts(decodeSegment(TENANT, bytes).parts));
+  t.throws(() => decodeSegment("99999999-2222-4333-8444-555555555555", bytes), { message: /another tenant/ });
+  t.throws(() => decodeSegment(TENANT, bytes.subarray(0, bytes.length - 9)), { message: /truncated/ });
+  const badMagic = Buffer.from(bytes);
+  badMagic[0] = 0;
+  t.throws(() => decodeSegment(TENANT, badMagic), { message: /not a BM25 segment/ });
+  // A posting that names a chunk the index does not have.
+  const parts = decodeSegment(TENANT, bytes).parts;
+  const docs = Int32Array.from(parts.docs);
+  docs[0] = 99;
+  t.throws(() => TenantBm25Index.fromParts({ ...parts, docs }), { message: /names no chunk/ });
+  const lexemeOffsets = Int32Array.from(parts.lexemeOffsets);
+  lexemeOffsets[1] = 0;
+  t.throws(() => TenantBm25Index.fromParts({ ...parts, lexemeOffsets }), { message: /not increasing/ });
 });

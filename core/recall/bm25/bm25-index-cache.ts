@@ -2,6 +2,13 @@ import type { Logger } from "../../../config/logger.js";
 import { MemoryBudget } from "../../../lib/memory-budget/memory-budget.js";
 import type { Database, TransactionSql } from "../../store/database.js";
 import { withTenantSnapshot } from "../../store/with-tenant-snapshot.js";
+import {
+  decodeSegment,
+  encodeSegment,
+  readSegmentFile,
+  removeSegmentFile,
+  writeSegmentFile,
+} from "./bm25-segment-file.js";
 import { FeedWatermark } from "./feed-watermark.js";
 import {
   type FeedRead,
@@ -41,6 +48,11 @@ export interface Bm25IndexCacheOptions {
   readonly inlineBuildMax?: number;
   /** 0: no periodic catch-up. */
   readonly sweepMs?: number;
+  /**
+   * Where each tenant's index is kept on disk (ADR 0370: `DATA_DIR/bm25`), loaded when the tenant is
+   * cold and caught up from the feed; unset: indexes live in memory only.
+   */
+  readonly segmentDirectory?: string | undefined;
 }
 
 /** Which of the current chunks a view's search may return. */
@@ -71,13 +83,20 @@ interface Entry {
   bytes: number;
   /** Catch-ups of one tenant run one after the other. */
   lock: Promise<unknown>;
+  /** When the index last changed without being written to its segment file (undefined: written). */
+  dirtySince?: number | undefined;
 }
+
+/** A changed index is written to its segment at most this often (the sweep looks). */
+const PERSIST_EVERY_MS = 5 * 60_000;
 
 export interface Bm25IndexStats {
   readonly tenants: number;
   readonly bytes: number;
   /** Recalls answered from the index / sent to SQL (cold, building, index ahead of the snapshot). */
   readonly served: number;
+  /** Indexes loaded from their segment files. */
+  readonly loaded?: number;
   readonly fellBack: number;
   readonly builds: number;
 }
@@ -99,6 +118,20 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
   let served = 0;
   let fellBack = 0;
   let builds = 0;
+  let loaded = 0;
+  const segments = options.segmentDirectory;
+  /** Each tenant's file operations, one after the other (a removal is never overtaken by a write). */
+  const fileChains = new Map<string, Promise<void>>();
+  const onFile = (tenantId: string, work: () => Promise<void>): Promise<void> => {
+    const run = (fileChains.get(tenantId) ?? Promise.resolve())
+      .then(work)
+      .catch((error: unknown) => logger.warn({ err: error, tenantId }, "BM25 segment file operation failed"));
+    fileChains.set(tenantId, run);
+    void run.finally(() => {
+      if (fileChains.get(tenantId) === run) fileChains.delete(tenantId);
+    });
+    return run;
+  };
 
   const budget =
     options.budget ??
@@ -144,6 +177,50 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     budget.resize(keyOf(tenantId), bytes);
   };
 
+  /** Writes the held index to its segment file (encoded under the entry's lock, written after). */
+  const persist = (tenantId: string, entry: Entry): Promise<void> => {
+    if (!segments) return Promise.resolve();
+    return onFile(tenantId, async () => {
+      if (entries.get(tenantId) !== entry) return; // dropped or replaced meanwhile: nothing to keep
+      const bytes = await withLock(entry, async () => {
+        entry.dirtySince = undefined;
+        return encodeSegment(tenantId, entry.feed.toJSON(), entry.index.parts());
+      });
+      await writeSegmentFile(segments, tenantId, bytes);
+    });
+  };
+
+  /** The tenant's index from its segment file, or undefined (none, damaged: removed, then rebuilt). */
+  const loading = new Map<string, Promise<Entry | undefined>>();
+  const load = (tenantId: string): Promise<Entry | undefined> => {
+    if (!segments) return Promise.resolve(undefined);
+    let run = loading.get(tenantId);
+    if (run === undefined) {
+      run = (async () => {
+        await fileChains.get(tenantId);
+        const bytes = await readSegmentFile(segments, tenantId);
+        if (bytes === undefined) return undefined;
+        try {
+          const segment = decodeSegment(tenantId, bytes);
+          const index = TenantBm25Index.fromParts(segment.parts);
+          loaded++;
+          return {
+            index,
+            feed: FeedWatermark.restore(segment.feed),
+            bytes: index.bytes,
+            lock: Promise.resolve(),
+          };
+        } catch (error) {
+          logger.warn({ err: error, tenantId }, "BM25 segment file unreadable; rebuilt from PostgreSQL");
+          await onFile(tenantId, () => removeSegmentFile(segments, tenantId));
+          return undefined;
+        }
+      })().finally(() => loading.delete(tenantId));
+      loading.set(tenantId, run);
+    }
+    return run;
+  };
+
   /** Builds the tenant's index from its current chunks in the given snapshot. */
   const build = async (
     tx: TransactionSql,
@@ -178,8 +255,10 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     const run = buildQueue
       .then(() => withTenantSnapshot(db, tenantId, (tx) => build(tx, tenantId)))
       .then(({ entry }) => {
-        if (install(tenantId, entry)) refused.delete(tenantId);
-        else refused.set(tenantId, Date.now());
+        if (install(tenantId, entry)) {
+          refused.delete(tenantId);
+          void persist(tenantId, entry);
+        } else refused.set(tenantId, Date.now());
       })
       .catch((error: unknown) =>
         logger.warn({ err: error, tenantId }, "BM25 index build failed; recall uses SQL"),
@@ -217,8 +296,13 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
         const current = new Set(await readCurrentChunkIds(tx, tenantId));
         for (const id of entry.index.chunkIds()) if (!current.has(id)) entry.index.remove(id);
       }
-      if (erased || entry.index.wantsCompaction) entry.index.compact();
+      const compacted = erased || entry.index.wantsCompaction;
+      if (compacted) entry.index.compact();
       resized(tenantId, entry);
+      entry.dirtySince ??= Date.now();
+      // The file is rewritten after a compaction (an erasure's lexemes leave the disk too), otherwise
+      // now and then by the sweep; in between, a load catches up from the feed.
+      if (compacted) queueMicrotask(() => void persist(tenantId, entry));
     }
     entry.feed.advance(read.snapshot, pending);
     return true;
@@ -250,7 +334,17 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     chunkCount: () => Promise<number>,
   ): Promise<Bm25IndexView | undefined> {
     budget.touch(keyOf(tenantId));
-    const entry = entries.get(tenantId);
+    let entry = entries.get(tenantId);
+    let held = true;
+    if (entry === undefined && !building.has(tenantId)) {
+      const fromFile = await load(tenantId);
+      entry = entries.get(tenantId);
+      if (entry === undefined && fromFile !== undefined) {
+        entry = fromFile;
+        // Not admitted: it still answers this recall once caught up, then goes.
+        held = install(tenantId, fromFile);
+      }
+    }
     if (entry === undefined) {
       if ((await chunkCount()) > inlineBuildMax || building.has(tenantId)) {
         buildInBackground(tenantId);
@@ -259,30 +353,34 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       }
       // Built in the recall's own snapshot: exactly what it sees.
       const { entry: built, snapshot } = await build(tx, tenantId);
-      // Not admitted (others are wanted more): it still answers this recall, exactly, then goes.
-      const held = install(tenantId, built);
-      return viewOf(tenantId, built, snapshot, held);
+      const admitted = install(tenantId, built);
+      if (admitted) void persist(tenantId, built);
+      return viewOf(tenantId, built, snapshot, admitted);
     }
     const read = await readChunkFeed(tx, tenantId, entry.feed.watermark);
     if (read.prunedBelow > entry.feed.watermark) {
       // The feed no longer reaches back to this index: rebuild it.
-      drop(tenantId);
+      if (entries.get(tenantId) === entry) drop(tenantId);
       buildInBackground(tenantId);
       fellBack++;
       return undefined;
     }
     const current = await withLock(entry, () => catchUp(tx, tenantId, entry, read));
-    if (!current || entries.get(tenantId) !== entry) {
+    if (!current || (held && entries.get(tenantId) !== entry)) {
       fellBack++;
       return undefined;
     }
-    return viewOf(tenantId, entry, read.snapshot);
+    return viewOf(tenantId, entry, read.snapshot, held);
   }
 
   /** Catches a cached tenant up in a snapshot of its own (erasure elsewhere, periodic sweep). */
   async function refresh(tenantId: string): Promise<void> {
     const entry = entries.get(tenantId);
-    if (entry === undefined) return;
+    if (entry === undefined) {
+      // Chunks were erased while the index is only on disk: its file goes (rebuilt when next asked).
+      if (segments) await onFile(tenantId, () => removeSegmentFile(segments, tenantId));
+      return;
+    }
     await withTenantSnapshot(db, tenantId, async (tx) => {
       const [tenant] = await tx<{ id: string }[]>`select id from tenants where id = ${tenantId}`;
       if (tenant === undefined) {
@@ -302,10 +400,14 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
   const sweep =
     sweepMs > 0
       ? setInterval(() => {
-          for (const tenantId of [...entries.keys()]) {
-            refresh(tenantId).catch((error: unknown) =>
-              logger.warn({ err: error, tenantId }, "BM25 index catch-up failed"),
-            );
+          for (const [tenantId, entry] of [...entries]) {
+            refresh(tenantId)
+              .then(async () => {
+                const since = entry.dirtySince;
+                if (since !== undefined && Date.now() - since >= PERSIST_EVERY_MS)
+                  await persist(tenantId, entry);
+              })
+              .catch((error: unknown) => logger.warn({ err: error, tenantId }, "BM25 index catch-up failed"));
           }
         }, sweepMs)
       : undefined;
@@ -315,21 +417,23 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     open,
     refresh,
     /** Drops a tenant's index from memory (its workspace was erased). */
-    forget(tenantId: string): void {
+    forget(tenantId: string): Promise<void> {
       drop(tenantId);
       tooLarge.delete(tenantId);
       refused.delete(tenantId);
+      return segments ? onFile(tenantId, () => removeSegmentFile(segments, tenantId)) : Promise.resolve();
     },
     /** The tenant's cached index, if any (diagnostics and tests: what memory still holds). */
     peek(tenantId: string): TenantBm25Index | undefined {
       return entries.get(tenantId)?.index;
     },
-    /** Resolves when no background build is running (tests, benchmarks). */
+    /** Resolves when no background build or segment file operation is running (tests, benchmarks). */
     async idle(): Promise<void> {
-      while (building.size > 0) await Promise.all(building.values());
+      while (building.size > 0 || fileChains.size > 0)
+        await Promise.all([...building.values(), ...fileChains.values()]);
     },
     stats(): Bm25IndexStats {
-      return { tenants: entries.size, bytes: bytesHeld, served, fellBack, builds };
+      return { tenants: entries.size, bytes: bytesHeld, served, fellBack, builds, loaded };
     },
     close(): void {
       if (sweep) clearInterval(sweep);

@@ -1,5 +1,11 @@
 import { type FeedRow, type FeedSnapshot, visibleIn } from "./read-chunk-feed.js";
 
+export interface FeedWatermarkState {
+  readonly watermark: number;
+  readonly horizon: number;
+  readonly applied: readonly number[];
+}
+
 /** Applied transaction ids are forgotten below the watermark once this many are kept. */
 const APPLIED_KEEP = 1024;
 
@@ -27,6 +33,16 @@ export class FeedWatermark {
     const applied = new Set<number>();
     for (const xid of feedXids) if (xid >= snapshot.xmin && visibleIn(snapshot, xid)) applied.add(xid);
     return new FeedWatermark(snapshot.xmin, snapshot.xmin, applied);
+  }
+
+  /** The state to persist beside an index (its segment file). */
+  toJSON(): FeedWatermarkState {
+    return { watermark: this.watermarkValue, horizon: this.horizonValue, applied: [...this.applied] };
+  }
+
+  /** A watermark as `toJSON()` gave it. */
+  static restore(state: FeedWatermarkState): FeedWatermark {
+    return new FeedWatermark(state.watermark, state.horizon, new Set(state.applied));
   }
 
   get watermark(): number {

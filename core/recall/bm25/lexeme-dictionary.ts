@@ -25,6 +25,23 @@ export class LexemeDictionary {
     this.text = sorted.join("");
   }
 
+  /** A dictionary from its two parts as `parts()` gave them (a persisted segment); checked. */
+  static fromParts(text: string, offsets: Int32Array): LexemeDictionary {
+    if (offsets.length < 1 || offsets[0] !== 0 || offsets[offsets.length - 1] !== text.length)
+      throw new Error("lexeme offsets do not span the text");
+    for (let i = 1; i < offsets.length; i++)
+      if ((offsets[i] as number) <= (offsets[i - 1] as number))
+        throw new Error("lexeme offsets not increasing");
+    const dictionary = Object.create(LexemeDictionary.prototype) as LexemeDictionary;
+    Object.assign(dictionary, { text, offsets });
+    return dictionary;
+  }
+
+  /** The text of all lexemes and where each starts (code units), for persisting. */
+  parts(): { readonly text: string; readonly offsets: Int32Array } {
+    return { text: this.text, offsets: this.offsets };
+  }
+
   get size(): number {
     return this.offsets.length - 1;
   }

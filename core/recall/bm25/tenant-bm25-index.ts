@@ -11,6 +11,23 @@ export interface ChunkLexemes {
   readonly validFromUs: number;
 }
 
+/**
+ * A compacted index as flat parts (issue 46: persisted per workspace, so a cold workspace loads its
+ * index in milliseconds instead of rebuilding it from PostgreSQL).
+ */
+export interface Bm25IndexParts {
+  readonly chunkIds: readonly string[];
+  /** Per chunk: its length (sum of its term frequencies) and valid_from in µs. */
+  readonly lengths: Uint32Array;
+  readonly validFromUs: Float64Array;
+  readonly lexemeText: string;
+  readonly lexemeOffsets: Int32Array;
+  /** Lexeme slot i's postings are docs/tfs[start[i], start[i + 1]). */
+  readonly start: Int32Array;
+  readonly docs: Int32Array;
+  readonly tfs: Uint16Array;
+}
+
 /** Chunks a query may return (recall filters), as a bitset over the index's chunk ordinals. */
 export type AllowedChunks = Uint32Array;
 
@@ -81,6 +98,59 @@ export class TenantBm25Index {
   constructor(chunks: Iterable<ChunkLexemes> = []) {
     for (const chunk of chunks) this.put(chunk);
     this.compact();
+  }
+
+  /** An index from the parts `parts()` gave (checked: a damaged file must not serve wrong hits). */
+  static fromParts(parts: Bm25IndexParts): TenantBm25Index {
+    const n = parts.chunkIds.length;
+    const lexemes = LexemeDictionary.fromParts(parts.lexemeText, parts.lexemeOffsets);
+    const postings = parts.docs.length;
+    if (parts.lengths.length !== n || parts.validFromUs.length !== n)
+      throw new Error("chunk arrays differ in length");
+    if (
+      parts.start.length !== lexemes.size + 1 ||
+      parts.start[0] !== 0 ||
+      parts.start[lexemes.size] !== postings
+    )
+      throw new Error("posting starts do not span the postings");
+    if (parts.tfs.length !== postings) throw new Error("postings and term frequencies differ in length");
+    for (let i = 1; i < parts.start.length; i++)
+      if ((parts.start[i] as number) <= (parts.start[i - 1] as number))
+        throw new Error("posting starts not increasing");
+    for (let i = 0; i < postings; i++) {
+      const doc = parts.docs[i] as number;
+      if (doc < 0 || doc >= n) throw new Error("a posting names no chunk");
+    }
+    const index = new TenantBm25Index();
+    index.ids = [...parts.chunkIds];
+    index.lengths = Array.from(parts.lengths);
+    index.validFrom = Array.from(parts.validFromUs);
+    index.live = new Uint32Array(Math.max(64, Math.ceil(n / 32)));
+    for (let doc = 0; doc < n; doc++) {
+      index.live[doc >>> 5] = (index.live[doc >>> 5] as number) | (1 << (doc & 31));
+      index.ordinalOf.set(parts.chunkIds[doc] as string, doc);
+    }
+    if (index.ordinalOf.size !== n) throw new Error("a chunk id appears twice");
+    index.base = { lexemes, start: parts.start, docs: parts.docs, tfs: parts.tfs };
+    index.basePostings = postings;
+    index.keyBytes = lexemes.bytes;
+    return index;
+  }
+
+  /** The index as flat parts, compacted first if anything changed since the last compaction. */
+  parts(): Bm25IndexParts {
+    if (this.added.size > 0 || this.dead > 0) this.compact();
+    const { text, offsets } = this.base.lexemes.parts();
+    return {
+      chunkIds: this.ids,
+      lengths: Uint32Array.from(this.lengths),
+      validFromUs: Float64Array.from(this.validFrom),
+      lexemeText: text,
+      lexemeOffsets: offsets,
+      start: this.base.start,
+      docs: this.base.docs,
+      tfs: this.base.tfs,
+    };
   }
 
   /** Current chunks in the index. */

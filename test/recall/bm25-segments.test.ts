@@ -1,0 +1,133 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "ava";
+import { createLogger } from "../../config/logger.js";
+import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
+import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
+
+// Each workspace's BM25 index on disk (ADR 0370): a process that starts (or a workspace the budget
+// evicted) loads it instead of rebuilding from PostgreSQL, catches up from the change feed, and
+// answers exactly what the snapshot sees; erasure removes the file's copy of the erased text.
+
+let database: TestDatabase;
+let directory: string;
+
+test.before(async () => {
+  database = await createTestDatabase();
+  directory = await mkdtemp(join(tmpdir(), "memory-bm25-segments-"));
+});
+
+test.after.always(async () => {
+  await database?.drop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** A cache as one process holds it; `close()` then a new one is a restart. */
+const openCache = () =>
+  createBm25IndexCache({
+    db: database.db,
+    logger: createLogger("silent"),
+    sweepMs: 0,
+    segmentDirectory: directory,
+  });
+
+async function find(cache: Bm25IndexCache, tenantId: string, word: string): Promise<string[] | undefined> {
+  return withTenantSnapshot(database.db, tenantId, async (tx) => {
+    const view = await cache.open(tx, tenantId, async () => 0);
+    const [term] = await tx<
+      { l: string }[]
+    >`select u.lexeme as l from unnest(to_tsvector('german', ${word})) u`;
+    return view
+      ?.search([{ term: term?.l ?? word, weight: 1 }], 10, 100)
+      ?.map((h) => h.chunkId)
+      .sort();
+  });
+}
+
+test("after a restart the index is loaded from its file, caught up from the feed, and answers exactly", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  const dog = await insertMemory(sql, tenant, ["Der Hund bellt.", "Der Hund schläft."]);
+  const old = await insertMemory(sql, tenant, ["Die Katze in Bonn."]);
+  const first = openCache();
+  t.deepEqual(await find(first, tenant, "Hund"), [...dog.chunkIds].sort());
+  await first.idle();
+  t.truthy(await readFile(segmentPath(directory, tenant)), "the built index was written");
+  first.close();
+
+  // While no process holds the index: one memory added, one superseded.
+  const cat = await insertMemory(sql, tenant, ["Die Katze in Berlin."]);
+  await supersede(sql, old.memoryId);
+
+  const second = openCache();
+  try {
+    t.deepEqual(await find(second, tenant, "Katze"), [...cat.chunkIds].sort());
+    t.deepEqual(await find(second, tenant, "Hund"), [...dog.chunkIds].sort());
+    const stats = second.stats();
+    t.is(stats.loaded, 1, "loaded from the file");
+    t.is(stats.builds, 0, "not rebuilt from PostgreSQL");
+  } finally {
+    second.close();
+  }
+});
+
+test("a damaged file is removed and the index rebuilt; a missing one is built", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  const dog = await insertMemory(sql, tenant, ["Der Hund bellt."]);
+  await writeFile(segmentPath(directory, tenant), Buffer.from("BM25SEG1 but not really"));
+  const cache = openCache();
+  try {
+    t.deepEqual(await find(cache, tenant, "Hund"), dog.chunkIds);
+    t.is(cache.stats().builds, 1);
+    await cache.idle();
+    // The rebuilt index replaced the damaged file: a restart loads it.
+    const again = openCache();
+    t.deepEqual(await find(again, tenant, "Hund"), dog.chunkIds);
+    t.is(again.stats().loaded, 1);
+    again.close();
+  } finally {
+    cache.close();
+  }
+});
+
+test("erasure: chunks erased while the index is only on disk remove its file; a forgotten workspace leaves none", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  const secret = await insertMemory(sql, tenant, ["Geheimwort Zitronenfalter."]);
+  await insertMemory(sql, tenant, ["Der Hund bellt."]);
+  const first = openCache();
+  t.deepEqual(await find(first, tenant, "Zitronenfalter"), secret.chunkIds);
+  await first.idle();
+  first.close();
+  t.true((await readFile(segmentPath(directory, tenant))).includes("zitronenfalt"));
+
+  await sql`delete from chunks where memory_id = ${secret.memoryId}`;
+  const second = openCache();
+  // What lifecycle's onChunksErased calls: the index is not in this process's memory.
+  await second.refresh(tenant);
+  await t.throwsAsync(readFile(segmentPath(directory, tenant)), { code: "ENOENT" });
+  t.deepEqual(await find(second, tenant, "Zitronenfalter"), []);
+  t.is((await find(second, tenant, "Hund"))?.length, 1);
+  await second.idle();
+  t.false((await readFile(segmentPath(directory, tenant))).includes("zitronenfalt"), "rebuilt without it");
+
+  // Erased while held: the catch-up compacts and the file is rewritten without the text.
+  const held = await insertMemory(sql, tenant, ["Geheimwort Schwalbenschwanz."]);
+  t.deepEqual(await find(second, tenant, "Schwalbenschwanz"), held.chunkIds);
+  await sql`delete from chunks where memory_id = ${held.memoryId}`;
+  await second.refresh(tenant);
+  await second.idle();
+  t.false((await readFile(segmentPath(directory, tenant))).includes("schwalbenschwanz"));
+
+  await second.forget(tenant);
+  t.false(
+    (await readdir(directory)).some((f) => f.startsWith(tenant)),
+    "a forgotten workspace has no file",
+  );
+  second.close();
+});
