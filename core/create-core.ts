@@ -42,6 +42,7 @@ import type { Reranker } from "./models/reranker.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import { createRecallLogWriter } from "./recall/recall-log-writer.js";
 import { createRecallService } from "./recall/recall-service.js";
+import { warmWorkspaces } from "./recall/warm-workspaces.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
 import { embeddingSpaceCheck } from "./status/embedding-space-check.js";
@@ -260,6 +261,9 @@ export function createCore(options: CoreOptions): Core {
           budget: options.workspaceState,
           segmentDirectory: options.bm25Index?.segmentDirectory,
         });
+  const warmUp = bm25Index
+    ? warmWorkspaces({ bm25Index, vectors, budget: options.workspaceState, logger: options.logger })
+    : undefined;
   const recallLog = createRecallLogWriter({ db, logger: options.logger });
   const recall = createRecallService({
     recallLog,
@@ -323,6 +327,7 @@ export function createCore(options: CoreOptions): Core {
     authenticator,
     bm25Index,
     async close() {
+      warmUp?.stop();
       await recallLog.flush();
       bm25Index?.close();
       await heartbeat.stop();

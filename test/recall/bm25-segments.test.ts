@@ -5,7 +5,9 @@ import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
+import { warmWorkspaces } from "../../core/recall/warm-workspaces.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
+import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
@@ -130,4 +132,35 @@ test("erasure: chunks erased while the index is only on disk remove its file; a 
     "a forgotten workspace has no file",
   );
   second.close();
+});
+
+test("a restart warms the last run's hot workspaces from their files before any recall asks", async (t) => {
+  const sql = database.db.sql;
+  const hot = await insertTenant(sql);
+  const dog = await insertMemory(sql, hot, ["Der Hund bellt."]);
+  const first = openCache();
+  for (let i = 0; i < 3; i++) await find(first, hot, "Hund");
+  await first.idle();
+  first.close(); // writes the hot list
+
+  const vectorDir = await mkdtemp(join(tmpdir(), "memory-bm25-warm-vectors-"));
+  const vectors = await openVectorStore(vectorDir);
+  const second = openCache();
+  try {
+    t.true((await second.hotList()).includes(hot));
+    const warmUp = warmWorkspaces({
+      bm25Index: second,
+      vectors,
+      budget: undefined,
+      logger: createLogger("silent"),
+    });
+    await warmUp.done;
+    t.truthy(second.peek(hot), "held before its first recall");
+    t.is(second.stats().builds, 0);
+    t.deepEqual(await find(second, hot, "Hund"), dog.chunkIds);
+  } finally {
+    second.close();
+    vectors.close();
+    await rm(vectorDir, { recursive: true, force: true });
+  }
 });

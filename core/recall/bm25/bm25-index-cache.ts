@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Logger } from "../../../config/logger.js";
 import { MemoryBudget } from "../../../lib/memory-budget/memory-budget.js";
 import type { Database, TransactionSql } from "../../store/database.js";
@@ -87,6 +90,9 @@ interface Entry {
   dirtySince?: number | undefined;
 }
 
+/** How many of the most asked-for tenants the hot list names (warmed after a restart). */
+const HOT_LIST_LENGTH = 1_000;
+const HOT_LIST_FILE = "hot.json";
 /** A changed index is written to its segment at most this often (the sweep looks). */
 const PERSIST_EVERY_MS = 5 * 60_000;
 
@@ -396,10 +402,22 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     });
   }
 
+  /** The tenants held now, most asked for first, for the next start to warm (ADR 0370). */
+  const saveHotList = () => {
+    if (!segments || entries.size === 0) return;
+    const tenants = budget.hottest("bm25:", HOT_LIST_LENGTH).map((key) => key.slice("bm25:".length));
+    try {
+      writeFileSync(join(segments, HOT_LIST_FILE), JSON.stringify(tenants), { mode: 0o600 });
+    } catch (error) {
+      logger.debug({ err: error }, "BM25 hot list not written");
+    }
+  };
+
   const sweepMs = options.sweepMs ?? DEFAULT_SWEEP_MS;
   const sweep =
     sweepMs > 0
       ? setInterval(() => {
+          saveHotList();
           for (const [tenantId, entry] of [...entries]) {
             refresh(tenantId)
               .then(async () => {
@@ -416,6 +434,27 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
   return {
     open,
     refresh,
+    /**
+     * Loads a tenant's index from its file into memory ahead of its first recall (warm-up after a
+     * restart); false when there is no file, it is held already, or the budget refuses it.
+     */
+    async preload(tenantId: string): Promise<boolean> {
+      if (entries.has(tenantId) || building.has(tenantId)) return false;
+      const entry = await load(tenantId);
+      if (entry === undefined || entries.has(tenantId)) return false;
+      budget.touch(keyOf(tenantId));
+      return install(tenantId, entry);
+    },
+    /** The tenants the last run held, most asked for first (its hot list). */
+    async hotList(): Promise<string[]> {
+      if (!segments) return [];
+      try {
+        const list: unknown = JSON.parse(await readFile(join(segments, HOT_LIST_FILE), "utf8"));
+        return Array.isArray(list) ? list.filter((id): id is string => typeof id === "string") : [];
+      } catch {
+        return [];
+      }
+    },
     /** Drops a tenant's index from memory (its workspace was erased). */
     forget(tenantId: string): Promise<void> {
       drop(tenantId);
@@ -437,6 +476,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     },
     close(): void {
       if (sweep) clearInterval(sweep);
+      saveHotList();
       for (const tenantId of [...entries.keys()]) drop(tenantId);
     },
   };

@@ -1,0 +1,50 @@
+import type { Logger } from "../../config/logger.js";
+import type { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
+import type { VectorStore } from "../vectors/vector-store.js";
+import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
+
+/** Warm-up stops once the budget is this full: the rest is for what recalls ask for. */
+const FILL_SHARE = 0.8;
+
+/**
+ * After a start, loads the workspaces the last run asked for most (its hot list, ADR 0370) — BM25
+ * index from its file, vector tables and their ANN indexes — one after the other in the background,
+ * so that the first recall of a hot or large workspace does not pay for loading them (issue 46: every
+ * workspace at its normal latency within seconds of a restart). Recalls never wait for it; it stops
+ * when the budget is mostly full or the process closes.
+ */
+export function warmWorkspaces(options: {
+  readonly bm25Index: Bm25IndexCache;
+  readonly vectors: VectorStore;
+  readonly budget: MemoryBudget | undefined;
+  readonly logger: Logger;
+}): { stop(): void; done: Promise<void> } {
+  const { bm25Index, vectors, budget, logger } = options;
+  let stopped = false;
+  const done = (async () => {
+    const tenants = await bm25Index.hotList();
+    if (tenants.length === 0) return;
+    const started = performance.now();
+    let warmed = 0;
+    for (const tenantId of tenants) {
+      if (stopped || (budget && budget.bytes > FILL_SHARE * budget.budgetBytes)) break;
+      try {
+        await bm25Index.preload(tenantId);
+        await vectors.warm(tenantId);
+        warmed++;
+      } catch (error) {
+        logger.debug({ err: error, tenantId }, "workspace not warmed");
+      }
+    }
+    logger.info(
+      { warmed, listed: tenants.length, ms: Math.round(performance.now() - started) },
+      "workspaces warmed from the last run's hot list",
+    );
+  })().catch((error: unknown) => logger.warn({ err: error }, "workspace warm-up failed"));
+  return {
+    stop: () => {
+      stopped = true;
+    },
+    done,
+  };
+}
