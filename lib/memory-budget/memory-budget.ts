@@ -149,13 +149,9 @@ export class MemoryBudget {
     if (slot !== undefined) this.unplace(key, slot);
   }
 
-  /** The held keys starting with `prefix`, most often asked for first (what to warm after a restart). */
-  hottest(prefix: string, limit: number): string[] {
-    const held: string[] = [];
-    for (const segment of Object.values(this.segments))
-      for (const key of segment.keys()) if (key.startsWith(prefix)) held.push(key);
-    const frequency = new Map(held.map((key) => [key, this.sketch.frequency(key)]));
-    return held.sort((a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0)).slice(0, limit);
+  /** How often `key` was asked for lately (0–15, the frequency sketch's estimate). */
+  frequency(key: string): number {
+    return this.sketch.frequency(key);
   }
 
   stats(): MemoryBudgetStats {

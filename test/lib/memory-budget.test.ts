@@ -114,7 +114,10 @@ test("Zipf recalls over many workspaces with sweeps: a higher hit ratio than LRU
   keys.splice(5, 0, "large");
   const cumulative: number[] = [];
   let total = 0;
-  for (let i = 0; i < keys.length; i++) cumulative.push((total += 1 / (i + 1)));
+  for (let i = 0; i < keys.length; i++) {
+    total += 1 / (i + 1);
+    cumulative.push(total);
+  }
   const draw = () => {
     const r = random() * total;
     let lo = 0;
