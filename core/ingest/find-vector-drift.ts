@@ -16,7 +16,9 @@ export interface VectorDrift {
 /**
  * Compares one tenant's current-space LanceDB table with its chunks. LanceDB is read first: vectors
  * are only written after their chunks committed, so every vector seen then has its chunk in the
- * PostgreSQL read that follows — a write racing this check is never mistaken for an orphan.
+ * PostgreSQL read that follows — a write racing this check is never mistaken for an orphan. Nor for
+ * a lost vector: a chunk marked stored that the scan missed counts as missing only if LanceDB still
+ * lacks it when asked again after the PostgreSQL read.
  */
 export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promise<VectorDrift> {
   const space = deps.embedder.id;
@@ -53,9 +55,13 @@ export async function findVectorDrift(deps: MemoryDeps, tenantId: string): Promi
       validity.set(key, set);
     }
   }
-  for (const chunk of chunks) {
-    if (chunk.live && chunk.vector_stored && !seen.has(chunk.id)) missing.add(chunk.id);
-  }
+  const unseen = chunks.filter((c) => c.live && c.vector_stored && !seen.has(c.id)).map((c) => c.id);
+  // Marked stored yet not in the scan: either lost, or written after the scan and marked before the
+  // read above (an index job beside reconcile, as at every worker start). A chunk is marked only once
+  // its vector is read back from LanceDB, so a second look now tells the two apart.
+  const late =
+    unseen.length === 0 ? new Set<string>() : await deps.vectors.presentChunkIds(tenantId, space, unseen);
+  for (const id of unseen) if (!late.has(id)) missing.add(id);
   return {
     space,
     orphanChunkIds: [...orphans],

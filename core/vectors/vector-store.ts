@@ -9,7 +9,7 @@ import { createSearchCoalescer, type VectorHit } from "./search-coalesced.js";
 import { serializeRewrites } from "./serialize-rewrites.js";
 import { idListFilter, inBatches, requireUuids, validityFilter } from "./vector-filters.js";
 import { parseVectorTableName, tenantTablePrefix, vectorTableName } from "./vector-table-name.js";
-import { writeVerified } from "./write-verified.js";
+import { presentChunkIds, writeVerified } from "./write-verified.js";
 
 export type { ChunkVectorRow } from "./chunk-vector-schema.js";
 export type { VectorHit } from "./search-coalesced.js";
@@ -76,6 +76,8 @@ export interface VectorStore {
   /** Every row of one (tenant, space) table without its vector (reconcile). */
   scan(tenantId: string, space: string): Promise<VectorRowInfo[]>;
   count(tenantId: string, space: string): Promise<number>;
+  /** Which of the chunk ids have a row in the (tenant, space) table now (reconcile's second look). */
+  presentChunkIds(tenantId: string, space: string, chunkIds: readonly string[]): Promise<Set<string>>;
   spaces(tenantId: string): Promise<string[]>;
   /** The (tenant, space) table, or undefined when it does not exist yet (worker jobs). */
   openTable(tenantId: string, space: string): Promise<lancedb.Table | undefined>;
@@ -382,6 +384,11 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     async count(tenantId, space) {
       const table = await existing(vectorTableName(tenantId, space));
       return table ? table.countRows() : 0;
+    },
+    async presentChunkIds(tenantId, space, chunkIds) {
+      requireUuids(chunkIds);
+      const table = chunkIds.length === 0 ? undefined : await existing(vectorTableName(tenantId, space));
+      return table ? presentChunkIds(table, chunkIds) : new Set<string>();
     },
     async spaces(tenantId) {
       return (await tenantTables(tenantId))

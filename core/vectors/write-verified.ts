@@ -32,7 +32,11 @@ export interface WriteVerifiedOptions {
   readonly onConflict?: (table: string, attempt: number) => void;
 }
 
-async function presentChunkIds(table: lancedb.Table, chunkIds: readonly string[]): Promise<Set<string>> {
+/** Which of the chunk ids have a row in the table now (batched list filters, chunk ids only). */
+export async function presentChunkIds(
+  table: lancedb.Table,
+  chunkIds: readonly string[],
+): Promise<Set<string>> {
   const present = new Set<string>();
   for (const batch of inBatches(chunkIds)) {
     const rows = (await table

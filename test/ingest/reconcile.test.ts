@@ -249,3 +249,49 @@ test("young writes are left alone (they may still be running)", async (t) => {
   t.deepEqual(report.completed, []);
   t.is((await readMemory(service, id))?.status, "queued");
 });
+
+test("a write that lands between reconcile's LanceDB scan and its PostgreSQL read keeps its chunks stored", async (t) => {
+  // The worker-restart flake: after a restart the sweep's reconcile runs beside the index jobs. A
+  // memory indexed after reconcile read LanceDB but before it read the chunks looked like a chunk
+  // marked vector_stored whose vector is missing, and was marked not stored again.
+  const tenant = await service.createTenant();
+  const client = ingestClient(service, tenant.token);
+  await client.storeMemory({ title: "Vorher", content: "Eine Erinnerung, die vor dem Abgleich stand." });
+  let racing: string | undefined;
+  const racingDeps: MemoryDeps = {
+    ...deps,
+    vectors: {
+      ...deps.vectors,
+      // A write finishes (vectors verified, chunks marked vector_stored) right after LanceDB is read.
+      async scan(tenantId, scanned) {
+        const rows = await deps.vectors.scan(tenantId, scanned);
+        if (racing === undefined) {
+          racing = "";
+          const { memory } = await client.storeMemory({
+            title: "Währenddessen",
+            content: "Eine Erinnerung, die während des Abgleichs geschrieben wurde.",
+          });
+          racing = memory?.memoryId ?? "";
+        }
+        return rows;
+      },
+    },
+  };
+  // The worker's own minimum age: nothing here is old enough to be completed again.
+  const report = await reconcileTenant(racingDeps, tenant.tenantId);
+  t.truthy(racing);
+  const chunks = await readChunks(service, racing ?? "");
+  t.true(chunks.length > 0);
+  t.true(
+    chunks.every((c) => c.vector_stored),
+    "the racing write's chunks stay marked stored",
+  );
+  t.is((await vectorRows(tenant.tenantId, racing ?? "")).length, chunks.length);
+  t.deepEqual(report, {
+    completed: [],
+    requeued: [],
+    orphanVectorsRemoved: 0,
+    duplicateVectorsMerged: 0,
+    validityFixed: 0,
+  });
+});
