@@ -29,8 +29,8 @@ export function warmWorkspaces(options: {
     for (const tenantId of tenants) {
       if (stopped || (budget && budget.bytes > FILL_SHARE * budget.budgetBytes)) break;
       try {
-        await bm25Index.preload(tenantId);
-        await vectors.warm(tenantId);
+        // Side by side: decoding the index file is JavaScript, loading the ANN index LanceDB's threads.
+        await Promise.all([bm25Index.preload(tenantId), vectors.warm(tenantId)]);
         warmed++;
       } catch (error) {
         logger.debug({ err: error, tenantId }, "workspace not warmed");
