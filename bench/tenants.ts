@@ -32,6 +32,7 @@ import { maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { freePort } from "../test/helpers/free-port.js";
 import { type ServiceProcess, spawnService, waitForHealth } from "../test/helpers/service-process.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
+import { insertIndexedEntries } from "./fill-synthetic-memories.js";
 import { createRandom, loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -161,22 +162,7 @@ try {
         const texts = picks.map((p, i) =>
           start + i < poolSize ? (pool[p] ?? "") : `${pool[p]} (${start + i})`,
         );
-        const rows = await db.withTenant(tenantId, async (tx) => {
-          const memories = await tx<{ id: string; n: number }[]>`
-          insert into memories (tenant_id, lineage_id, kind, title, content, content_sha256, status,
-                                chunks_written, embedding_space)
-          select ${tenantId}, gen_random_uuid(), 'entry', 'Notiz ' || (${start} + n), c,
-                 sha256(convert_to(c, 'UTF8')), 'indexed', 1, ${embedder.id}
-          from unnest(${tx.array(texts)}::text[]) with ordinality u(c, n)
-          returning id, substring(title from 7)::int - ${start} as n`;
-          const ids = memories.sort((a, b) => a.n - b.n).map((m) => m.id);
-          return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
-          insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                              valid_from, vector_stored)
-          select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c), now(), true
-          from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
-          returning id, memory_id, valid_from`;
-        });
+        const rows = await insertIndexedEntries(db, tenantId, embedder.id, texts, start);
         await vectors.upsert(
           tenantId,
           embedder.id,

@@ -5,7 +5,7 @@ import { Bm25IndexAhead, searchFulltext } from "../../core/recall/search-fulltex
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
+import { findWithIndex, insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // The derived in-process BM25 index kept current from the change feed (ADR 0230, migration 0230),
 // driven the way recall drives it: inside one REPEATABLE READ snapshot per recall.
@@ -24,18 +24,7 @@ test.after.always(async () => {
 });
 
 /** The chunks a one-word search finds from the index in a fresh snapshot; undefined: SQL fallback. */
-async function find(tenantId: string, word: string): Promise<string[] | undefined> {
-  return withTenantSnapshot(database.db, tenantId, async (tx) => {
-    const view = await cache.open(tx, tenantId, async () => 0);
-    const [term] = await tx<
-      { l: string }[]
-    >`select u.lexeme as l from unnest(to_tsvector('german', ${word})) u`;
-    return view
-      ?.search([{ term: term?.l ?? word, weight: 1 }], 10, 100)
-      ?.map((h) => h.chunkId)
-      .sort();
-  });
-}
+const find = (tenantId: string, word: string) => findWithIndex(database.db, cache, tenantId, word);
 
 /** A transaction on a connection of its own, held open until `commit()`. */
 function openWriter(write: (tx: import("../../core/store/database.js").TransactionSql) => Promise<string[]>) {

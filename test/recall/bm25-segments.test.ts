@@ -6,10 +6,9 @@ import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
 import { warmWorkspaces } from "../../core/recall/warm-workspaces.js";
-import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
+import { findWithIndex, insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // Each workspace's BM25 index on disk (ADR 0370): a process that starts (or a workspace the budget
 // evicted) loads it instead of rebuilding from PostgreSQL, catches up from the change feed, and
@@ -37,18 +36,8 @@ const openCache = () =>
     segmentDirectory: directory,
   });
 
-async function find(cache: Bm25IndexCache, tenantId: string, word: string): Promise<string[] | undefined> {
-  return withTenantSnapshot(database.db, tenantId, async (tx) => {
-    const view = await cache.open(tx, tenantId, async () => 0);
-    const [term] = await tx<
-      { l: string }[]
-    >`select u.lexeme as l from unnest(to_tsvector('german', ${word})) u`;
-    return view
-      ?.search([{ term: term?.l ?? word, weight: 1 }], 10, 100)
-      ?.map((h) => h.chunkId)
-      .sort();
-  });
-}
+const find = (cache: Bm25IndexCache, tenantId: string, word: string) =>
+  findWithIndex(database.db, cache, tenantId, word);
 
 test("after a restart the index is loaded from its file, caught up from the feed, and answers exactly", async (t) => {
   const sql = database.db.sql;

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Sql, TransactionSql } from "../../core/store/database.js";
+import type { Bm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
+import type { Database, Sql, TransactionSql } from "../../core/store/database.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 
 /**
  * Rows written straight into memories/chunks, the way ingest writes them (german tsvector), for tests
@@ -77,4 +79,26 @@ export async function readIndex(sql: Sql, tenantId: string) {
     chunkCount: collection?.n ?? 0,
     totalLength: collection?.total ?? 0,
   };
+}
+
+/**
+ * The chunk ids (sorted) a one-word search finds from a BM25 index cache in a fresh snapshot, driven
+ * the way recall drives it; undefined: the cache sent it to SQL.
+ */
+export async function findWithIndex(
+  db: Database,
+  cache: Bm25IndexCache,
+  tenantId: string,
+  word: string,
+): Promise<string[] | undefined> {
+  return withTenantSnapshot(db, tenantId, async (tx) => {
+    const view = await cache.open(tx, tenantId, async () => 0);
+    const [term] = await tx<
+      { l: string }[]
+    >`select u.lexeme as l from unnest(to_tsvector('german', ${word})) u`;
+    return view
+      ?.search([{ term: term?.l ?? word, weight: 1 }], 10, 100)
+      ?.map((h) => h.chunkId)
+      .sort();
+  });
 }
