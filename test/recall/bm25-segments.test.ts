@@ -28,13 +28,8 @@ test.after.always(async () => {
 });
 
 /** A cache as one process holds it; `close()` then a new one is a restart. */
-const openCache = () =>
-  createBm25IndexCache({
-    db: database.db,
-    logger: createLogger("silent"),
-    sweepMs: 0,
-    segmentDirectory: directory,
-  });
+const openCache = (segmentDirectory = directory) =>
+  createBm25IndexCache({ db: database.db, logger: createLogger("silent"), sweepMs: 0, segmentDirectory });
 
 const find = (cache: Bm25IndexCache, tenantId: string, word: string) =>
   findWithIndex(database.db, cache, tenantId, word);
@@ -127,14 +122,16 @@ test("a restart warms the last run's hot workspaces from their files before any 
   const sql = database.db.sql;
   const hot = await insertTenant(sql);
   const dog = await insertMemory(sql, hot, ["Der Hund bellt."]);
-  const first = openCache();
+  // A directory of its own: the other tests' caches write their hot lists too.
+  const own = await mkdtemp(join(tmpdir(), "memory-bm25-warm-"));
+  const first = openCache(own);
   for (let i = 0; i < 3; i++) await find(first, hot, "Hund");
   await first.idle();
   first.close(); // writes the hot list
 
   const vectorDir = await mkdtemp(join(tmpdir(), "memory-bm25-warm-vectors-"));
   const vectors = await openVectorStore(vectorDir);
-  const second = openCache();
+  const second = openCache(own);
   try {
     t.true((await second.hotList()).includes(hot));
     const warmUp = warmWorkspaces({
@@ -151,5 +148,6 @@ test("a restart warms the last run's hot workspaces from their files before any 
     second.close();
     vectors.close();
     await rm(vectorDir, { recursive: true, force: true });
+    await rm(own, { recursive: true, force: true });
   }
 });
