@@ -11,7 +11,12 @@ import { unlinkTool } from "./unlink.js";
 import { updateFactTool } from "./update-fact.js";
 import { uploadDocumentTool } from "./upload-document.js";
 
-/** The 11 tools of the spec's "MCP tools (11)" table, in its order; tools/list is authoritative. */
+/**
+ * The tools in the order tools/list gives them, the same on every call and every replica: the 11 of
+ * the spec's "MCP tools (11)" table in its order, then this service's additions in the order they
+ * were added (docs/mcp.md "Tools"). A new tool goes at the end, so a client that caches the list or
+ * compares it sees the old tools where they were.
+ */
 export const TOOLS: readonly RegisteredTool[] = [
   recallTool,
   recallAtTimeTool,

@@ -81,7 +81,11 @@ test("every tool has a title, an assistant-facing description, an output schema 
     t.true((listing.description ?? "").length > 120, `${listing.name} description says when to call it`);
     t.is(listing.outputSchema?.type, "object", listing.name);
     t.true(Object.keys(listing.outputSchema?.properties ?? {}).length > 0, listing.name);
+    // MCP 2025-06-18 "Tool annotations": every hint stated, none left to its default.
+    t.is(listing.annotations?.title, listing.title, listing.name);
     t.is(typeof listing.annotations?.readOnlyHint, "boolean", listing.name);
+    t.is(typeof listing.annotations?.destructiveHint, "boolean", listing.name);
+    t.is(typeof listing.annotations?.idempotentHint, "boolean", listing.name);
     t.is(listing.annotations?.openWorldHint, false, listing.name);
     t.is(
       (listing.inputSchema as { $schema?: string }).$schema,
@@ -94,7 +98,11 @@ test("every tool has a title, an assistant-facing description, an output schema 
 test("read tools are marked read-only, write tools not, and only replacing or removing tools destructive", (t) => {
   for (const [name, [scope]] of Object.entries(SPEC_TOOLS)) {
     const annotations = TOOLS_BY_NAME.get(name)?.listing.annotations;
-    t.is(annotations?.readOnlyHint, scope !== "write", name);
+    t.is(annotations?.readOnlyHint, scope === "read" || scope === "any", name);
+    if (annotations?.readOnlyHint) {
+      t.is(annotations.destructiveHint, false, `${name}: a read removes nothing`);
+      t.is(annotations.idempotentHint, true, `${name}: a repeated read changes nothing`);
+    }
   }
   const destructive = TOOLS.filter((tool) => tool.listing.annotations?.destructiveHint).map(
     (tool) => tool.name,
