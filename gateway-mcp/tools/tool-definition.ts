@@ -14,6 +14,12 @@ export interface ToolContext {
 export interface ToolOutcome<O> {
   readonly structured: O;
   readonly note?: string;
+  /**
+   * The call was refused by the tool itself, for the model to read and act on (MCP 2025-06-18
+   * "Error Handling": a tool execution error, not a protocol error) — only service_erase_memory
+   * without confirm. Every other failure is a JSON-RPC error (docs/mcp.md "Errors").
+   */
+  readonly isError?: true;
 }
 
 /**
@@ -127,7 +133,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           { type: "text", text: JSON.stringify(outcome.structured) },
         ];
         if (outcome.note) content.push({ type: "text", text: outcome.note });
-        return { content, structuredContent: outcome.structured };
+        return {
+          content,
+          structuredContent: outcome.structured,
+          ...(outcome.isError ? { isError: true } : {}),
+        };
       };
     },
   };

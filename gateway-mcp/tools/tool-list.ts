@@ -1,3 +1,4 @@
+import { eraseMemoryTool } from "./erase-memory.js";
 import { healthTool } from "./health.js";
 import { linkTool } from "./link.js";
 import { listRecentTool } from "./list-recent.js";
@@ -29,6 +30,8 @@ export const TOOLS: readonly RegisteredTool[] = [
   updateFactTool,
   linkTool,
   unlinkTool,
+  // Additions beyond the spec's table, in the order they were added.
+  eraseMemoryTool, // issue 47, item 5
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, RegisteredTool> = new Map(TOOLS.map((t) => [t.name, t]));
