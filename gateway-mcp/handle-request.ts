@@ -90,7 +90,8 @@ export async function handleRequest(
     case "ping":
       return {};
     case "tools/list":
-      // All 11 fit one page; a cursor, if sent, is ignored and no nextCursor is returned.
+      // All tools fit one page; a cursor, if sent, is ignored and no nextCursor is returned. The
+      // order is TOOLS' (fixed, documented), the listings built once at start: every answer is equal.
       return { tools: TOOLS.map((t) => t.listing) };
     case "prompts/list":
       return { prompts: PROMPTS.map((p) => p.listing) };

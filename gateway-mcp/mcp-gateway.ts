@@ -81,7 +81,8 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 /**
- * snake_case MCP JSON-RPC at /api/mcp/v1 (spec "MCP endpoint", "MCP tools (11)"). A thin JSON-RPC
+ * snake_case MCP JSON-RPC at /api/mcp/v1 (spec "MCP endpoint", "MCP tools (11)", plus
+ * service_erase_memory). A thin JSON-RPC
  * layer rather than the SDK's server transport: the spec wants one plain JSON object by default
  * (the SDK transport insists on SSE-capable clients), the server is stateless (no Mcp-Session-Id is
  * issued, so any replica can answer), and every error goes through the one mapping module.

@@ -25,4 +25,5 @@ export const SERVER_INSTRUCTIONS = [
   "Before answering questions about the user's projects, people, decisions or earlier conversations, call service_recall.",
   "Save durable facts with service_store_memory (append-only); when a stored fact changed, use service_update_fact on the old memory instead of storing a contradicting one.",
   "Relate memories with service_link (UPPER_SNAKE_CASE relation types such as REFERENCES); service_recall_at_time answers what was true at a past instant.",
+  "Only when the user asks to delete something for good, service_erase_memory erases it: call it without confirm, show the user what it names, and call again with confirm: true only after they agree.",
 ].join(" ");

@@ -1,15 +1,19 @@
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
+import { countLineage } from "../memories/count-lineage.js";
 import { eraseLineage } from "../memories/erase-lineage.js";
 import { enqueuePurgeErased } from "../memories/memory-jobs.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
 import { recordLifecycleAudit } from "./record-lifecycle-audit.js";
 
 export interface EraseMemoryResult {
-  readonly erased: true;
+  /** False for a dry run: nothing was removed. */
+  readonly erased: boolean;
   readonly versions: number;
   readonly chunks: number;
   readonly edges: number;
+  /** The title of the lineage's newest version. */
+  readonly title: string;
 }
 
 /**
@@ -25,21 +29,32 @@ export interface EraseMemoryResult {
  *    job writes later.
  * Recall, list_recent, relations, stats, quota and exports read PostgreSQL (and LanceDB hits are
  * joined to live chunks), so they stop showing the lineage at the commit.
+ *
+ * A dry run (MCP service_erase_memory without confirm) passes the same scope (admin, by the method
+ * table), tenant and not-found checks and answers the counts of step 2 with `erased: false`: nothing
+ * is removed, locked or audited.
  */
 export async function eraseMemory(
   deps: LifecycleDeps,
   caller: TenantCaller,
-  input: { id: string; ip: string | undefined },
+  input: { id: string; ip: string | undefined; dryRun?: boolean },
 ): Promise<EraseMemoryResult> {
   const { tenantId } = caller;
   const before = await deps.db.withTenant(
     tenantId,
     (tx) =>
-      tx<{ id: string }[]>`
-      select v.id from memories m join memories v on v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
-      where m.tenant_id = ${tenantId} and m.id = ${input.id}`,
+      tx<{ id: string; title: string }[]>`
+      select v.id, v.title from memories m join memories v on v.tenant_id = m.tenant_id and v.lineage_id = m.lineage_id
+      where m.tenant_id = ${tenantId} and m.id = ${input.id}
+      order by v.recorded_at`,
   );
   if (before.length === 0) throw notFound("memory");
+  const title = before.at(-1)?.title ?? "";
+  if (input.dryRun) {
+    const ids = before.map((v) => v.id);
+    const footprint = await deps.db.withTenant(tenantId, (tx) => countLineage(tx, tenantId, ids));
+    return { erased: false, versions: ids.length, ...footprint, title };
+  }
   const started = performance.now();
   await deps.vectors.delete(
     tenantId,
@@ -85,5 +100,11 @@ export async function eraseMemory(
     },
     "memory lineage erased",
   );
-  return { erased: true, versions: erased.versionIds.length, chunks: erased.chunks, edges: erased.edges };
+  return {
+    erased: true,
+    versions: erased.versionIds.length,
+    chunks: erased.chunks,
+    edges: erased.edges,
+    title,
+  };
 }

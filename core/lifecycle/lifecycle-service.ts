@@ -17,7 +17,8 @@ const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);
  */
 export function createLifecycleService(deps: LifecycleDeps): ServiceImpl<typeof LifecycleService> {
   return {
-    eraseMemory: (req, ctx) => eraseMemory(deps, tenantCaller(ctx), { id: req.id, ip: clientIp(ctx) }),
+    eraseMemory: (req, ctx) =>
+      eraseMemory(deps, tenantCaller(ctx), { id: req.id, ip: clientIp(ctx), dryRun: req.dryRun }),
 
     async eraseWorkspace(req, ctx) {
       const caller = tenantCaller(ctx);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { JSON_RPC_CODES } from "../json-rpc-codes.js";
 import { JsonRpcError } from "../json-rpc-error.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 export const healthInput = z.strictObject({});
 
@@ -24,7 +24,7 @@ export const healthTool = defineTool({
     "Call it when other memory tools fail unexpectedly, to tell an outage from a problem with the request.",
   input: healthInput,
   output: healthOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(_args, { clients, callOptions }) {
     const response = await clients.status.getStatus({}, callOptions);
     if (response.status === "down") {

@@ -8,7 +8,7 @@ import {
   memoryKindName,
 } from "../translate/enum-names.js";
 import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 export const listRecentInput = z.strictObject({
   k: protoInt(ListRecentRequestSchema.field.k)
@@ -45,7 +45,7 @@ export const listRecentTool = defineTool({
     "Use it to see what was saved lately or to check that a just-stored memory is indexed; to find memories by topic use service_recall.",
   input: listRecentInput,
   output: listRecentOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(args, { clients, callOptions }) {
     const response = await clients.recall.listRecent(args.k !== undefined ? { k: args.k } : {}, callOptions);
     return {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 export const listRelationsInput = z.strictObject({
   memory_id: z
@@ -29,7 +29,7 @@ export const listRelationsTool = defineTool({
     "connected to or to find the newer version of a superseded fact. Unknown ids are a not-found error.",
   input: listRelationsInput,
   output: listRelationsOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.listRelations({ memoryId: args.memory_id }, callOptions);
     return {

@@ -11,7 +11,7 @@ import {
   filterWordsOf,
   recallFilterArguments,
 } from "../translate/recall-filter-arguments.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 const fields = RecallRequestSchema.field;
 
@@ -62,7 +62,7 @@ export const recallAtTimeTool = defineTool({
     "Takes the same filters as service_recall (memory_types, tags, origin, created_after/created_before, kinds).",
   input: recallAtTimeInput,
   output: recallAtTimeOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(args, { clients, callOptions }) {
     const filter = recallFilterMessage(filterWordsOf(args));
     const asOf = args.as_of === undefined ? undefined : parseIsoInstant(args.as_of);

@@ -8,7 +8,7 @@ import {
   filterWordsOf,
   recallFilterArguments,
 } from "../translate/recall-filter-arguments.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 // Bounds (query length, k, hops) come from the proto, as core enforces them.
 const fields = RecallRequestSchema.field;
@@ -55,7 +55,7 @@ export const recallTool = defineTool({
     "when the user asks about one kind of memory, a source or a period.",
   input: recallInput,
   output: recallOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(args, { clients, callOptions }) {
     const filter = recallFilterMessage(filterWordsOf(args));
     const response = await clients.recall.recall(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { quotaFields, quotaFieldsSchema } from "../translate/quota-fields.js";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
 
 export const statsInput = z.strictObject({});
 
@@ -21,7 +21,7 @@ export const statsTool = defineTool({
     "Call it when the user asks how much is stored or before storing many memories, to see how close the plan's limit is.",
   input: statsInput,
   output: statsOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READ_ONLY_HINTS,
   async call(_args, { clients, callOptions }) {
     const response = await clients.recall.getStats({}, callOptions);
     return {

@@ -1,5 +1,5 @@
 import type { CallOptions } from "@connectrpc/connect";
-import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { CoreClients } from "../../gateway-kit/core-clients.js";
 import { invalidParams } from "../json-rpc-error.js";
@@ -14,7 +14,35 @@ export interface ToolContext {
 export interface ToolOutcome<O> {
   readonly structured: O;
   readonly note?: string;
+  /**
+   * The call was refused by the tool itself, for the model to read and act on (MCP 2025-06-18
+   * "Error Handling": a tool execution error, not a protocol error) — only service_erase_memory
+   * without confirm. Every other failure is a JSON-RPC error (docs/mcp.md "Errors").
+   */
+  readonly isError?: true;
 }
+
+/**
+ * MCP 2025-06-18 "Tool annotations" (schema `ToolAnnotations`), every hint stated: left out, a hint
+ * takes the spec's default (destructive true, idempotent false, open world true), and some clients
+ * read destructiveHint even on read-only tools although the spec calls it meaningful only when
+ * readOnlyHint is false. The title is the tool's own `title`. openWorldHint is always false: a tool
+ * touches only the caller's workspace, never an outside system.
+ */
+export interface ToolHints {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: false;
+}
+
+/** The hints of a tool that only reads: nothing changes, so a repeat changes nothing either. */
+export const READ_ONLY_HINTS: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** One tool as its file declares it: schemas, description, annotations and translation together. */
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -24,7 +52,7 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   readonly description: string;
   readonly input: I;
   readonly output: O;
-  readonly annotations: ToolAnnotations;
+  readonly annotations: ToolHints;
   /**
    * Arguments the published schema marks required although a missing value is passed on as empty:
    * the spec files "content missing or empty" under core's content_required (-32603), not -32602.
@@ -105,7 +133,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
           { type: "text", text: JSON.stringify(outcome.structured) },
         ];
         if (outcome.note) content.push({ type: "text", text: outcome.note });
-        return { content, structuredContent: outcome.structured };
+        return {
+          content,
+          structuredContent: outcome.structured,
+          ...(outcome.isError ? { isError: true } : {}),
+        };
       };
     },
   };

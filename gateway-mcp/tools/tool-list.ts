@@ -1,3 +1,4 @@
+import { eraseMemoryTool } from "./erase-memory.js";
 import { healthTool } from "./health.js";
 import { linkTool } from "./link.js";
 import { listRecentTool } from "./list-recent.js";
@@ -11,7 +12,12 @@ import { unlinkTool } from "./unlink.js";
 import { updateFactTool } from "./update-fact.js";
 import { uploadDocumentTool } from "./upload-document.js";
 
-/** The 11 tools of the spec's "MCP tools (11)" table, in its order; tools/list is authoritative. */
+/**
+ * The tools in the order tools/list gives them, the same on every call and every replica: the 11 of
+ * the spec's "MCP tools (11)" table in its order, then this service's additions in the order they
+ * were added (docs/mcp.md "Tools"). A new tool goes at the end, so a client that caches the list or
+ * compares it sees the old tools where they were.
+ */
 export const TOOLS: readonly RegisteredTool[] = [
   recallTool,
   recallAtTimeTool,
@@ -24,6 +30,8 @@ export const TOOLS: readonly RegisteredTool[] = [
   updateFactTool,
   linkTool,
   unlinkTool,
+  // Additions beyond the spec's table, in the order they were added.
+  eraseMemoryTool, // issue 47, item 5
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, RegisteredTool> = new Map(TOOLS.map((t) => [t.name, t]));

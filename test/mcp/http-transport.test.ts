@@ -1,5 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
+import { TOOLS } from "../../gateway-mcp/tools/tool-list.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import {
   type JsonRpcAnswer,
@@ -47,7 +48,10 @@ test("GET /api/mcp/v1 is public discovery metadata naming version, protocol, end
     transport: "streamable-http",
     authentication: { scheme: "Bearer", header: "Authorization" },
   });
-  t.is((body.tools as string[]).length, 11);
+  t.deepEqual(
+    body.tools,
+    TOOLS.map((tool) => tool.name),
+  );
   t.true((body.tools as string[]).includes("service_recall"));
   t.true((body.prompts as string[]).length >= 3);
 });

@@ -7,6 +7,7 @@ import type { listRelationsOutput } from "../../gateway-mcp/tools/list-relations
 import type { recallOutput } from "../../gateway-mcp/tools/recall.js";
 import type { recallAtTimeOutput } from "../../gateway-mcp/tools/recall-at-time.js";
 import type { statsOutput } from "../../gateway-mcp/tools/stats.js";
+import { TOOLS } from "../../gateway-mcp/tools/tool-list.js";
 import type { unlinkOutput } from "../../gateway-mcp/tools/unlink.js";
 import type { updateFactOutput } from "../../gateway-mcp/tools/update-fact.js";
 import type {
@@ -91,13 +92,31 @@ for (const mode of ["json", "sse"] as const) {
     for (const type of types) t.regex(type, mode === "sse" ? /^text\/event-stream/ : /^application\/json/);
   });
 
-  test(`${mode}: tools/list gives the 11 tools with input and output schemas`, async (t) => {
+  test(`${mode}: tools/list gives every tool with input and output schemas, a title and all four hints`, async (t) => {
     const { tools } = await clientFor(mode).listTools();
-    t.is(tools.length, 11);
+    t.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOLS.map((tool) => tool.name),
+    );
     for (const tool of tools) {
       t.is(tool.inputSchema.type, "object");
       t.is(tool.outputSchema?.type, "object");
+      t.truthy(tool.title, tool.name);
+      t.is(tool.annotations?.title, tool.title, tool.name);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const)
+        t.is(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
+      t.is(tool.annotations?.openWorldHint, false, tool.name);
     }
+  });
+
+  test(`${mode}: tools/list answers the same list in the same order every time`, async (t) => {
+    const first = await clientFor(mode).listTools();
+    const second = await clientFor(mode).listTools();
+    t.deepEqual(second, first);
+    t.deepEqual(
+      first.tools.map((tool) => tool.name),
+      TOOLS.map((tool) => tool.name),
+    );
   });
 
   test(`${mode}: service_store_memory stores a memory that service_recall finds`, async (t) => {

@@ -62,12 +62,25 @@ const SPEC_TOOLS: Record<string, [string, string[], string[]]> = {
   service_unlink: ["write", ["from_id", "to_id", "rel_type"], []],
 };
 
-test("the tool list is exactly the spec's 11 tools with their argument names", (t) => {
+// This service's tools beyond the spec's table, appended in the order they were added (docs/mcp.md "Tools").
+const ADDED_TOOLS: Record<string, [string, string[], string[]]> = {
+  // Issue 47, item 5: erasure over MCP, confirmed by argument on revision 2025-06-18.
+  service_erase_memory: ["admin", ["memory_id"], ["confirm"]],
+};
+
+const ALL_TOOLS = { ...SPEC_TOOLS, ...ADDED_TOOLS };
+
+test("the tool list is the spec's 11 tools in its order, then the added ones, with their argument names", (t) => {
   t.deepEqual(
     TOOLS.map((tool) => tool.name),
-    Object.keys(SPEC_TOOLS),
+    [...Object.keys(SPEC_TOOLS), ...Object.keys(ADDED_TOOLS)],
   );
-  for (const [name, [, required, optional]] of Object.entries(SPEC_TOOLS)) {
+  t.deepEqual(
+    TOOLS.slice(0, 11).map((tool) => tool.name),
+    Object.keys(SPEC_TOOLS),
+    "the spec's tools keep their places",
+  );
+  for (const [name, [, required, optional]] of Object.entries(ALL_TOOLS)) {
     const { inputSchema } = TOOLS_BY_NAME.get(name)?.listing ?? { inputSchema: undefined };
     t.deepEqual([...(inputSchema?.required ?? [])].sort(), [...required].sort(), `${name} required`);
     t.deepEqual(Object.keys(inputSchema?.properties ?? {}).sort(), [...required, ...optional].sort(), name);
@@ -81,7 +94,11 @@ test("every tool has a title, an assistant-facing description, an output schema 
     t.true((listing.description ?? "").length > 120, `${listing.name} description says when to call it`);
     t.is(listing.outputSchema?.type, "object", listing.name);
     t.true(Object.keys(listing.outputSchema?.properties ?? {}).length > 0, listing.name);
+    // MCP 2025-06-18 "Tool annotations": every hint stated, none left to its default.
+    t.is(listing.annotations?.title, listing.title, listing.name);
     t.is(typeof listing.annotations?.readOnlyHint, "boolean", listing.name);
+    t.is(typeof listing.annotations?.destructiveHint, "boolean", listing.name);
+    t.is(typeof listing.annotations?.idempotentHint, "boolean", listing.name);
     t.is(listing.annotations?.openWorldHint, false, listing.name);
     t.is(
       (listing.inputSchema as { $schema?: string }).$schema,
@@ -92,14 +109,22 @@ test("every tool has a title, an assistant-facing description, an output schema 
 });
 
 test("read tools are marked read-only, write tools not, and only replacing or removing tools destructive", (t) => {
-  for (const [name, [scope]] of Object.entries(SPEC_TOOLS)) {
+  for (const [name, [scope]] of Object.entries(ALL_TOOLS)) {
     const annotations = TOOLS_BY_NAME.get(name)?.listing.annotations;
-    t.is(annotations?.readOnlyHint, scope !== "write", name);
+    t.is(annotations?.readOnlyHint, scope === "read" || scope === "any", name);
+    if (annotations?.readOnlyHint) {
+      t.is(annotations.destructiveHint, false, `${name}: a read removes nothing`);
+      t.is(annotations.idempotentHint, true, `${name}: a repeated read changes nothing`);
+    }
   }
   const destructive = TOOLS.filter((tool) => tool.listing.annotations?.destructiveHint).map(
     (tool) => tool.name,
   );
-  t.deepEqual(destructive, ["service_upload_document", "service_unlink"]);
+  t.deepEqual(destructive, ["service_upload_document", "service_unlink", "service_erase_memory"]);
+  t.like(TOOLS_BY_NAME.get("service_erase_memory")?.listing.inputSchema.properties?.confirm, {
+    type: "boolean",
+    default: false,
+  });
 });
 
 test("bounds and defaults are published as the spec states them", (t) => {

@@ -2,6 +2,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import test from "ava";
+import { TOOLS } from "../../gateway-mcp/tools/tool-list.js";
 import { callTool } from "../mcp/sdk-client.js";
 import { freshEmail, freshIp, sessionCookieOf } from "../tenancy/sign-in-helper.js";
 import {
@@ -112,7 +113,7 @@ test("the SDK client connects through OAuth end to end, then tools/list and serv
   const client = new Client({ name: "oauth-test", version: "1.0.0" });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  t.is(tools.length, 11);
+  t.is(tools.length, TOOLS.length);
   const stored = await callTool<{ id: string }>(client, "service_store_memory", {
     title: "OAuth proof",
     content: "The connector for the assistant was authorised with OAuth and PKCE on a Tuesday.",

@@ -20,7 +20,7 @@ type LifecycleServiceClient interface {
 	// REST DELETE /api/v1/memories/{id} (admin scope): removes every version of the lineage the id
 	// belongs to (any version's id names it), with its chunks, BM25 postings and statistics, vectors in
 	// every embedding space, edges in both directions, pending jobs, outbox events and webhook
-	// deliveries. Unknown id: NOT_FOUND.
+	// deliveries. Unknown id: NOT_FOUND. With dry_run, only the counts of what would go.
 	EraseMemory(ctx context.Context, in *EraseMemoryRequest, opts ...grpc.CallOption) (*EraseMemoryResponse, error)
 	// REST POST /api/tenant/erase (session of the workspace owner, slug typed again): removes every row
 	// of the workspace, its vector tables and files, its tokens and its members' sessions.
@@ -97,7 +97,7 @@ type LifecycleServiceServer interface {
 	// REST DELETE /api/v1/memories/{id} (admin scope): removes every version of the lineage the id
 	// belongs to (any version's id names it), with its chunks, BM25 postings and statistics, vectors in
 	// every embedding space, edges in both directions, pending jobs, outbox events and webhook
-	// deliveries. Unknown id: NOT_FOUND.
+	// deliveries. Unknown id: NOT_FOUND. With dry_run, only the counts of what would go.
 	EraseMemory(context.Context, *EraseMemoryRequest) (*EraseMemoryResponse, error)
 	// REST POST /api/tenant/erase (session of the workspace owner, slug typed again): removes every row
 	// of the workspace, its vector tables and files, its tokens and its members' sessions.

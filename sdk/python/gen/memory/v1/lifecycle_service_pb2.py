@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from buf.validate import validate_pb2 as buf_dot_validate_dot_validate__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!memory/v1/lifecycle_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\".\n\x12\x45raseMemoryRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x02id\"w\n\x13\x45raseMemoryResponse\x12\x16\n\x06\x65rased\x18\x01 \x01(\x08R\x06\x65rased\x12\x1a\n\x08versions\x18\x02 \x01(\x05R\x08versions\x12\x16\n\x06\x63hunks\x18\x03 \x01(\x05R\x06\x63hunks\x12\x14\n\x05\x65\x64ges\x18\x04 \x01(\x05R\x05\x65\x64ges\"E\n\x15\x45raseWorkspaceRequest\x12,\n\x0c\x63onfirm_slug\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18?R\x0b\x63onfirmSlug\"\x86\x01\n\x16\x45raseWorkspaceResponse\x12\x16\n\x06\x65rased\x18\x01 \x01(\x08R\x06\x65rased\x12\x1b\n\ttenant_id\x18\x02 \x01(\tR\x08tenantId\x12\x12\n\x04rows\x18\x03 \x01(\x03R\x04rows\x12#\n\rvector_tables\x18\x04 \x01(\x05R\x0cvectorTables\"+\n\x13ImportTenantRequest\x12\x14\n\x05\x63hunk\x18\x01 \x01(\x0cR\x05\x63hunk\"\xbe\x01\n\x14ImportTenantResponse\x12\x1a\n\x08imported\x18\x01 \x01(\x08R\x08imported\x12\x1a\n\x08memories\x18\x02 \x01(\x05R\x08memories\x12\x14\n\x05\x65\x64ges\x18\x03 \x01(\x05R\x05\x65\x64ges\x12\x16\n\x06\x63hunks\x18\x04 \x01(\x05R\x06\x63hunks\x12\x16\n\x06\x66ormat\x18\x05 \x01(\tR\x06\x66ormat\x12(\n\x10source_tenant_id\x18\x06 \x01(\tR\x0esourceTenantId2\x8a\x02\n\x10LifecycleService\x12L\n\x0b\x45raseMemory\x12\x1d.memory.v1.EraseMemoryRequest\x1a\x1e.memory.v1.EraseMemoryResponse\x12U\n\x0e\x45raseWorkspace\x12 .memory.v1.EraseWorkspaceRequest\x1a!.memory.v1.EraseWorkspaceResponse\x12Q\n\x0cImportTenant\x12\x1e.memory.v1.ImportTenantRequest\x1a\x1f.memory.v1.ImportTenantResponse(\x01\x42\x99\x01\n\rcom.memory.v1B\x15LifecycleServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!memory/v1/lifecycle_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\"G\n\x12\x45raseMemoryRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x02id\x12\x17\n\x07\x64ry_run\x18\x02 \x01(\x08R\x06\x64ryRun\"\x8d\x01\n\x13\x45raseMemoryResponse\x12\x16\n\x06\x65rased\x18\x01 \x01(\x08R\x06\x65rased\x12\x1a\n\x08versions\x18\x02 \x01(\x05R\x08versions\x12\x16\n\x06\x63hunks\x18\x03 \x01(\x05R\x06\x63hunks\x12\x14\n\x05\x65\x64ges\x18\x04 \x01(\x05R\x05\x65\x64ges\x12\x14\n\x05title\x18\x05 \x01(\tR\x05title\"E\n\x15\x45raseWorkspaceRequest\x12,\n\x0c\x63onfirm_slug\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18?R\x0b\x63onfirmSlug\"\x86\x01\n\x16\x45raseWorkspaceResponse\x12\x16\n\x06\x65rased\x18\x01 \x01(\x08R\x06\x65rased\x12\x1b\n\ttenant_id\x18\x02 \x01(\tR\x08tenantId\x12\x12\n\x04rows\x18\x03 \x01(\x03R\x04rows\x12#\n\rvector_tables\x18\x04 \x01(\x05R\x0cvectorTables\"+\n\x13ImportTenantRequest\x12\x14\n\x05\x63hunk\x18\x01 \x01(\x0cR\x05\x63hunk\"\xbe\x01\n\x14ImportTenantResponse\x12\x1a\n\x08imported\x18\x01 \x01(\x08R\x08imported\x12\x1a\n\x08memories\x18\x02 \x01(\x05R\x08memories\x12\x14\n\x05\x65\x64ges\x18\x03 \x01(\x05R\x05\x65\x64ges\x12\x16\n\x06\x63hunks\x18\x04 \x01(\x05R\x06\x63hunks\x12\x16\n\x06\x66ormat\x18\x05 \x01(\tR\x06\x66ormat\x12(\n\x10source_tenant_id\x18\x06 \x01(\tR\x0esourceTenantId2\x8a\x02\n\x10LifecycleService\x12L\n\x0b\x45raseMemory\x12\x1d.memory.v1.EraseMemoryRequest\x1a\x1e.memory.v1.EraseMemoryResponse\x12U\n\x0e\x45raseWorkspace\x12 .memory.v1.EraseWorkspaceRequest\x1a!.memory.v1.EraseWorkspaceResponse\x12Q\n\x0cImportTenant\x12\x1e.memory.v1.ImportTenantRequest\x1a\x1f.memory.v1.ImportTenantResponse(\x01\x42\x99\x01\n\rcom.memory.v1B\x15LifecycleServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memory.v1.lifecycle_service_pb2', globals())
@@ -27,17 +27,17 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _ERASEWORKSPACEREQUEST.fields_by_name['confirm_slug']._options = None
   _ERASEWORKSPACEREQUEST.fields_by_name['confirm_slug']._serialized_options = b'\272H\006r\004\020\001\030?'
   _ERASEMEMORYREQUEST._serialized_start=77
-  _ERASEMEMORYREQUEST._serialized_end=123
-  _ERASEMEMORYRESPONSE._serialized_start=125
-  _ERASEMEMORYRESPONSE._serialized_end=244
-  _ERASEWORKSPACEREQUEST._serialized_start=246
-  _ERASEWORKSPACEREQUEST._serialized_end=315
-  _ERASEWORKSPACERESPONSE._serialized_start=318
-  _ERASEWORKSPACERESPONSE._serialized_end=452
-  _IMPORTTENANTREQUEST._serialized_start=454
-  _IMPORTTENANTREQUEST._serialized_end=497
-  _IMPORTTENANTRESPONSE._serialized_start=500
-  _IMPORTTENANTRESPONSE._serialized_end=690
-  _LIFECYCLESERVICE._serialized_start=693
-  _LIFECYCLESERVICE._serialized_end=959
+  _ERASEMEMORYREQUEST._serialized_end=148
+  _ERASEMEMORYRESPONSE._serialized_start=151
+  _ERASEMEMORYRESPONSE._serialized_end=292
+  _ERASEWORKSPACEREQUEST._serialized_start=294
+  _ERASEWORKSPACEREQUEST._serialized_end=363
+  _ERASEWORKSPACERESPONSE._serialized_start=366
+  _ERASEWORKSPACERESPONSE._serialized_end=500
+  _IMPORTTENANTREQUEST._serialized_start=502
+  _IMPORTTENANTREQUEST._serialized_end=545
+  _IMPORTTENANTRESPONSE._serialized_start=548
+  _IMPORTTENANTRESPONSE._serialized_end=738
+  _LIFECYCLESERVICE._serialized_start=741
+  _LIFECYCLESERVICE._serialized_end=1007
 # @@protoc_insertion_point(module_scope)

@@ -6,22 +6,26 @@ from typing import ClassVar as _ClassVar, Optional as _Optional
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class EraseMemoryRequest(_message.Message):
-    __slots__ = ["id"]
+    __slots__ = ["dry_run", "id"]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    dry_run: bool
     id: str
-    def __init__(self, id: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., dry_run: bool = ...) -> None: ...
 
 class EraseMemoryResponse(_message.Message):
-    __slots__ = ["chunks", "edges", "erased", "versions"]
+    __slots__ = ["chunks", "edges", "erased", "title", "versions"]
     CHUNKS_FIELD_NUMBER: _ClassVar[int]
     EDGES_FIELD_NUMBER: _ClassVar[int]
     ERASED_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
     chunks: int
     edges: int
     erased: bool
+    title: str
     versions: int
-    def __init__(self, erased: bool = ..., versions: _Optional[int] = ..., chunks: _Optional[int] = ..., edges: _Optional[int] = ...) -> None: ...
+    def __init__(self, erased: bool = ..., versions: _Optional[int] = ..., chunks: _Optional[int] = ..., edges: _Optional[int] = ..., title: _Optional[str] = ...) -> None: ...
 
 class EraseWorkspaceRequest(_message.Message):
     __slots__ = ["confirm_slug"]

@@ -46,7 +46,7 @@ class LifecycleServiceServicer(object):
         """REST DELETE /api/v1/memories/{id} (admin scope): removes every version of the lineage the id
         belongs to (any version's id names it), with its chunks, BM25 postings and statistics, vectors in
         every embedding space, edges in both directions, pending jobs, outbox events and webhook
-        deliveries. Unknown id: NOT_FOUND.
+        deliveries. Unknown id: NOT_FOUND. With dry_run, only the counts of what would go.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/lifecycle_service.proto.
  */
 export const file_memory_v1_lifecycle_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFtZW1vcnkvdjEvbGlmZWN5Y2xlX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSIqChJFcmFzZU1lbW9yeVJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBIlYKE0VyYXNlTWVtb3J5UmVzcG9uc2USDgoGZXJhc2VkGAEgASgIEhAKCHZlcnNpb25zGAIgASgFEg4KBmNodW5rcxgDIAEoBRINCgVlZGdlcxgEIAEoBSI4ChVFcmFzZVdvcmtzcGFjZVJlcXVlc3QSHwoMY29uZmlybV9zbHVnGAEgASgJQgm6SAZyBBABGD8iYAoWRXJhc2VXb3Jrc3BhY2VSZXNwb25zZRIOCgZlcmFzZWQYASABKAgSEQoJdGVuYW50X2lkGAIgASgJEgwKBHJvd3MYAyABKAMSFQoNdmVjdG9yX3RhYmxlcxgEIAEoBSIkChNJbXBvcnRUZW5hbnRSZXF1ZXN0Eg0KBWNodW5rGAEgASgMIoMBChRJbXBvcnRUZW5hbnRSZXNwb25zZRIQCghpbXBvcnRlZBgBIAEoCBIQCghtZW1vcmllcxgCIAEoBRINCgVlZGdlcxgDIAEoBRIOCgZjaHVua3MYBCABKAUSDgoGZm9ybWF0GAUgASgJEhgKEHNvdXJjZV90ZW5hbnRfaWQYBiABKAkyigIKEExpZmVjeWNsZVNlcnZpY2USTAoLRXJhc2VNZW1vcnkSHS5tZW1vcnkudjEuRXJhc2VNZW1vcnlSZXF1ZXN0Gh4ubWVtb3J5LnYxLkVyYXNlTWVtb3J5UmVzcG9uc2USVQoORXJhc2VXb3Jrc3BhY2USIC5tZW1vcnkudjEuRXJhc2VXb3Jrc3BhY2VSZXF1ZXN0GiEubWVtb3J5LnYxLkVyYXNlV29ya3NwYWNlUmVzcG9uc2USUQoMSW1wb3J0VGVuYW50Eh4ubWVtb3J5LnYxLkltcG9ydFRlbmFudFJlcXVlc3QaHy5tZW1vcnkudjEuSW1wb3J0VGVuYW50UmVzcG9uc2UoAWIGcHJvdG8z", [file_buf_validate_validate]);
+  fileDesc("CiFtZW1vcnkvdjEvbGlmZWN5Y2xlX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSI7ChJFcmFzZU1lbW9yeVJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBEg8KB2RyeV9ydW4YAiABKAgiZQoTRXJhc2VNZW1vcnlSZXNwb25zZRIOCgZlcmFzZWQYASABKAgSEAoIdmVyc2lvbnMYAiABKAUSDgoGY2h1bmtzGAMgASgFEg0KBWVkZ2VzGAQgASgFEg0KBXRpdGxlGAUgASgJIjgKFUVyYXNlV29ya3NwYWNlUmVxdWVzdBIfCgxjb25maXJtX3NsdWcYASABKAlCCbpIBnIEEAEYPyJgChZFcmFzZVdvcmtzcGFjZVJlc3BvbnNlEg4KBmVyYXNlZBgBIAEoCBIRCgl0ZW5hbnRfaWQYAiABKAkSDAoEcm93cxgDIAEoAxIVCg12ZWN0b3JfdGFibGVzGAQgASgFIiQKE0ltcG9ydFRlbmFudFJlcXVlc3QSDQoFY2h1bmsYASABKAwigwEKFEltcG9ydFRlbmFudFJlc3BvbnNlEhAKCGltcG9ydGVkGAEgASgIEhAKCG1lbW9yaWVzGAIgASgFEg0KBWVkZ2VzGAMgASgFEg4KBmNodW5rcxgEIAEoBRIOCgZmb3JtYXQYBSABKAkSGAoQc291cmNlX3RlbmFudF9pZBgGIAEoCTKKAgoQTGlmZWN5Y2xlU2VydmljZRJMCgtFcmFzZU1lbW9yeRIdLm1lbW9yeS52MS5FcmFzZU1lbW9yeVJlcXVlc3QaHi5tZW1vcnkudjEuRXJhc2VNZW1vcnlSZXNwb25zZRJVCg5FcmFzZVdvcmtzcGFjZRIgLm1lbW9yeS52MS5FcmFzZVdvcmtzcGFjZVJlcXVlc3QaIS5tZW1vcnkudjEuRXJhc2VXb3Jrc3BhY2VSZXNwb25zZRJRCgxJbXBvcnRUZW5hbnQSHi5tZW1vcnkudjEuSW1wb3J0VGVuYW50UmVxdWVzdBofLm1lbW9yeS52MS5JbXBvcnRUZW5hbnRSZXNwb25zZSgBYgZwcm90bzM", [file_buf_validate_validate]);
 
 /**
  * @generated from message memory.v1.EraseMemoryRequest
@@ -23,6 +23,14 @@ export type EraseMemoryRequest = Message<"memory.v1.EraseMemoryRequest"> & {
    * @generated from field: string id = 1;
    */
   id: string;
+
+  /**
+   * Only say what would be erased: the same scope, tenant and not-found checks, the same counts,
+   * nothing removed and nothing audited (MCP service_erase_memory without confirm, docs/mcp.md).
+   *
+   * @generated from field: bool dry_run = 2;
+   */
+  dryRun: boolean;
 };
 
 /**
@@ -37,6 +45,8 @@ export const EraseMemoryRequestSchema: GenMessage<EraseMemoryRequest> = /*@__PUR
  */
 export type EraseMemoryResponse = Message<"memory.v1.EraseMemoryResponse"> & {
   /**
+   * False for a dry run.
+   *
    * @generated from field: bool erased = 1;
    */
   erased: boolean;
@@ -61,6 +71,13 @@ export type EraseMemoryResponse = Message<"memory.v1.EraseMemoryResponse"> & {
    * @generated from field: int32 edges = 4;
    */
   edges: number;
+
+  /**
+   * Title of the lineage's newest version, so a confirmation can name what goes.
+   *
+   * @generated from field: string title = 5;
+   */
+  title: string;
 };
 
 /**
@@ -205,7 +222,7 @@ export const LifecycleService: GenService<{
    * REST DELETE /api/v1/memories/{id} (admin scope): removes every version of the lineage the id
    * belongs to (any version's id names it), with its chunks, BM25 postings and statistics, vectors in
    * every embedding space, edges in both directions, pending jobs, outbox events and webhook
-   * deliveries. Unknown id: NOT_FOUND.
+   * deliveries. Unknown id: NOT_FOUND. With dry_run, only the counts of what would go.
    *
    * @generated from rpc memory.v1.LifecycleService.EraseMemory
    */
