@@ -24,6 +24,37 @@ const optionalUrl = (protocols: readonly string[]) =>
       `must be a URL starting with ${protocols.join(" or ")}`,
     )
     .optional();
+/**
+ * One URL or a comma-separated list of them (CORE_URL: the core endpoints a gateway routes
+ * workspaces over, ADR 0380): each must parse with one of the protocols, none may repeat.
+ */
+const optionalUrlList = (protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .superRefine((v, ctx) => {
+      const urls = v.split(",").map((u) => u.trim());
+      for (const [i, u] of urls.entries()) {
+        let ok = false;
+        try {
+          ok = protocols.includes(new URL(u).protocol);
+        } catch {
+          ok = false;
+        }
+        if (!ok) {
+          ctx.addIssue({
+            code: "custom",
+            message: `entry ${i + 1} must be a URL starting with ${protocols.join(" or ")}`,
+          });
+          return;
+        }
+      }
+      if (new Set(urls.map((u) => new URL(u).href)).size !== urls.length) {
+        ctx.addIssue({ code: "custom", message: "names the same URL twice" });
+      }
+    })
+    .optional();
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
@@ -50,7 +81,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]{1,64}$/, "letters, digits, ':', '_' and '-' only (at most 64)")
     .default("memory-service"),
   LANCEDB_URI: z.string().trim().min(1).optional(),
-  CORE_URL: optionalUrl(["http:", "https:"]),
+  CORE_URL: optionalUrlList(["http:", "https:"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: flag.default(false),
   CORS_ORIGINS: z.string().trim().optional(),
@@ -150,8 +181,11 @@ export interface Config {
   /** Prefix of rate-limit keys in Redis, so services sharing one Redis keep separate counters. */
   readonly rateLimitPrefix: string;
   readonly lancedbUri: string;
-  /** Set: gateways and worker reach a separate core over gRPC instead of in-process. */
-  readonly coreUrl?: string;
+  /**
+   * Set: a gateway reaches separate cores over gRPC instead of in-process — one, or several it routes
+   * workspaces over by rendezvous hashing (ADR 0380). Never empty when set.
+   */
+  readonly coreUrls?: readonly string[];
   readonly logLevel: Env["LOG_LEVEL"];
   readonly trustProxy: boolean;
   readonly corsOrigins: readonly string[];
@@ -359,7 +393,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
     rateLimitPrefix: env.RATE_LIMIT_PREFIX,
     lancedbUri: env.LANCEDB_URI ?? resolve(dataDir, "lancedb"),
-    ...(env.CORE_URL ? { coreUrl: env.CORE_URL } : {}),
+    ...(env.CORE_URL ? { coreUrls: env.CORE_URL.split(",").map((u) => u.trim()) } : {}),
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     corsOrigins: (env.CORS_ORIGINS ?? "")

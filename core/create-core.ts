@@ -22,6 +22,7 @@ import { createAuthInterceptor } from "./auth/auth-interceptor.js";
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.js";
 import type { PlanName } from "./auth/principal.js";
 import { createRateLimitInterceptor } from "./auth/rate-limit-interceptor.js";
+import { createRouteHeaderInterceptor } from "./auth/route-header-interceptor.js";
 import { createBillingService, onboardingCheckout } from "./billing/billing-service.js";
 import { cancelSubscriptionNow } from "./billing/cancel-subscription-now.js";
 import { createPayments } from "./billing/payments.js";
@@ -238,6 +239,8 @@ export function createCore(options: CoreOptions): Core {
   const rateLimit = createRateLimitInterceptor(rateLimiters);
   const interceptorChain = (trustClientIp: boolean, transport: "grpc" | "in_process"): Interceptor[] => [
     createMetricsInterceptor(options.metrics, transport),
+    // Outside the error interceptor: names the caller's workspace route on answers and errors alike.
+    createRouteHeaderInterceptor(),
     createErrorInterceptor(options.logger),
     // Before auth: a token lookup on a frozen database would wait like any other query.
     createFailFastInterceptor(db.watchdog),

@@ -8,6 +8,7 @@ import { RecallService } from "../gen/memory/v1/recall_service_pb.js";
 import { StatusService } from "../gen/memory/v1/status_service_pb.js";
 import { TenancyService } from "../gen/memory/v1/tenancy_service_pb.js";
 import { WebhookService } from "../gen/memory/v1/webhook_service_pb.js";
+import { createRoutingTransport, type RoutingTransportOptions } from "./routing-transport.js";
 
 /** Typed clients of every core service, over one transport (in-process or gRPC). */
 export interface CoreClients {
@@ -37,4 +38,22 @@ export function createCoreClients(transport: Transport): CoreClients {
 /** Reaches a separately running core (CORE_URL) with gRPC over HTTP/2. */
 export function createRemoteCoreTransport(coreUrl: string): Transport {
   return createGrpcTransport({ baseUrl: coreUrl });
+}
+
+/**
+ * The transport to the cores CORE_URL lists: one URL is one gRPC transport, exactly as before (a
+ * balancer or a single core); several are routed by workspace, each workspace's calls to one core
+ * and to the next in its rendezvous order while that one is down (ADR 0380).
+ */
+export function createCoreFleetTransport(
+  coreUrls: readonly string[],
+  options: Omit<RoutingTransportOptions, "endpoints"> = {},
+): Transport {
+  const [only, ...more] = coreUrls;
+  if (only === undefined) throw new Error("no core URL");
+  if (more.length === 0) return createRemoteCoreTransport(only);
+  return createRoutingTransport({
+    ...options,
+    endpoints: coreUrls.map((url) => ({ url, transport: createRemoteCoreTransport(url) })),
+  });
 }

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * Request metadata the gateways send to core besides credentials. Core trusts it only from callers
  * it was told to trust (`trustClientIp`: the in-process gateways, or gateways on a private network).
@@ -16,3 +18,16 @@ export const MCP_GATEWAY = "mcp";
  * the MCP gateway marks with GATEWAY_HEADER.
  */
 export const MCP_RESOURCE_PATH = "/api/mcp/v1";
+
+/**
+ * Response header core adds to every call it authenticated to a workspace: the workspace's route,
+ * the key gateways route that workspace's calls by (rendezvous hashing over the core endpoints,
+ * ADR 0380), so each workspace's derived state lives on one core of a fleet. A hash of the tenant
+ * id, never the id itself, nor anything of the credential.
+ */
+export const ROUTE_HEADER = "x-memory-route";
+
+/** The route of a workspace: 128 bits of SHA-256 over the tenant id, domain-separated, base64url. */
+export function tenantRoute(tenantId: string): string {
+  return createHash("sha256").update(`memory-route\0${tenantId}`).digest("base64url").slice(0, 22);
+}

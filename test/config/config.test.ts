@@ -26,6 +26,9 @@ for (const [variable, value] of [
   ["REDIS_URL", "not a url"],
   ["LOG_LEVEL", "loud"],
   ["CORE_URL", "ftp://core"],
+  ["CORE_URL", "http://core-a:50051,ftp://core-b"],
+  ["CORE_URL", "http://core-a:50051,"],
+  ["CORE_URL", "http://core-a:50051, http://core-a:50051"],
   ["MASTER_KEY", "short"],
 ] as const) {
   test(`a bad ${variable} (${value}) is one ConfigError naming the variable`, (t) => {
@@ -34,6 +37,15 @@ for (const [variable, value] of [
     t.false(error?.message.includes("\n"));
   });
 }
+
+test("CORE_URL is one core or a comma-separated list of cores, in the order given", (t) => {
+  t.deepEqual(loadConfig({ CORE_URL: "http://core:50051" }).coreUrls, ["http://core:50051"]);
+  t.deepEqual(loadConfig({ CORE_URL: " http://core-a:50051, https://core-b:443 " }).coreUrls, [
+    "http://core-a:50051",
+    "https://core-b:443",
+  ]);
+  t.is(loadConfig({}).coreUrls, undefined);
+});
 
 test("secret-bearing values are never echoed in the error", (t) => {
   const error = t.throws(() => loadConfig({ DATABASE_URL: "mysql://user:hunter2@db" }));

@@ -89,7 +89,7 @@ test("compose.yaml: each process's environment is valid for config/config.ts and
   }
   t.false(loadConfig(envOf("core")).runWorker, "core runs without its in-process worker");
   t.true(loadConfig(envOf("core")).trustProxy, "core trusts the gateways' forwarded client address");
-  t.is(loadConfig(envOf("gateway")).coreUrl, "http://core:50051");
+  t.deepEqual(loadConfig(envOf("gateway")).coreUrls, ["http://core:50051"]);
   t.throws(() => interpolate(String(compose.services.core?.environment?.MASTER_KEY), {}), {
     message: /MASTER_KEY is required/,
   });

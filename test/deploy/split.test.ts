@@ -7,15 +7,16 @@ import { createTenant } from "../../core/tenancy/tenants.js";
 import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { freePort } from "../helpers/free-port.js";
 import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
-import { startRoundRobinProxy } from "../helpers/round-robin-proxy.js";
 import { type ServiceProcess, spawnApp, waitForHealth } from "../helpers/service-process.js";
 import { createTestDatabase } from "../helpers/test-database.js";
 import { waitFor } from "../helpers/test-service.js";
 
 // Issue 21 / docs/scaling.md "Proven on one machine": the three process kinds split and doubled —
-// two core (apps/core.ts, WORKER=false) behind a TCP load balancer, two gateways (apps/gateway.ts,
-// CORE_URL = the balancer), two workers (apps/worker.ts) — on one PostgreSQL database and one LanceDB
-// directory. Mixed traffic goes through both gateways; then one process of each kind is killed.
+// two core (apps/core.ts, WORKER=false), two gateways (apps/gateway.ts, CORE_URL = both cores: they
+// route each workspace to one core, ADR 0380), two workers (apps/worker.ts) — on one PostgreSQL
+// database and one LanceDB directory. Mixed traffic goes through both gateways; the workspace's calls
+// land on one core; then one process of each kind is killed, the core the workspace's calls went to
+// among them, and its traffic moves to the other core.
 
 const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
 
@@ -64,16 +65,20 @@ test("split deployment: 2 core + 2 gateway + 2 worker on one database and one La
     return proc;
   };
   const corePorts = [await freePort(), await freePort()];
+  const coreMetricsPorts = [await freePort(), await freePort()];
   const cores = corePorts.map((port, i) =>
-    spawn(`core${i}`, "apps/core.ts", { GRPC_PORT: String(port), PORT: "0", WORKER: "false" }),
+    spawn(`core${i}`, "apps/core.ts", {
+      GRPC_PORT: String(port),
+      PORT: "0",
+      WORKER: "false",
+      METRICS_PORT: String(coreMetricsPorts[i]),
+    }),
   );
-  const balancer = await startRoundRobinProxy(corePorts);
-  t.teardown(() => balancer.close());
   const gatewayPorts = [await freePort(), await freePort()];
   const gateways = gatewayPorts.map((port, i) =>
     spawn(`gateway${i}`, "apps/gateway.ts", {
       PORT: String(port),
-      CORE_URL: `http://127.0.0.1:${balancer.port}`,
+      CORE_URL: corePorts.map((p) => `http://127.0.0.1:${p}`).join(","),
     }),
   );
   const workers = [0, 1].map((i) => spawn(`worker${i}`, "apps/worker.ts", { WORKER_CONCURRENCY: "2" }));
@@ -218,18 +223,61 @@ test("split deployment: 2 core + 2 gateway + 2 worker on one database and one La
   t.is(counted.lost, 0, "no chunk without its vector row");
   t.is(counted.rows, counted.distinct, "no duplicated vector row");
   t.is(counted.rows, counted.chunks, "PostgreSQL chunk count = LanceDB rows");
-  t.log(`core connections through the balancer: ${JSON.stringify([...balancer.connections])}`);
 
-  // Kill one of each (SIGKILL: no drain) and keep using the survivors.
-  for (const victim of [gateways[0], cores[0], workers[0]]) victim?.child.kill("SIGKILL");
-  await Promise.all([gateways[0]?.exited, cores[0]?.exited, workers[0]?.exited]);
-  // The surviving gateway's HTTP/2 connection may have gone to the dead core: the first call may fail
-  // (503 UNAVAILABLE, which the SDKs retry); the balancer sends the reconnect to the live core.
-  await waitFor(
-    async () =>
-      (await api(baseB, "POST", "/memory/recall", { query: "marker" })).status === 200 ? true : undefined,
-    { timeoutMs: 30_000, intervalMs: 200, what: "the surviving gateway answering" },
-  );
+  // The workspace's calls land on one core (its route's, ADR 0380), through either gateway and with
+  // any of its tokens: core counts its gRPC calls by method (METRICS_PORT), so the recalls below must
+  // all show on one core's count. A second token's first call may go elsewhere (the gateway learns
+  // the token's workspace from that answer); its later calls follow the workspace.
+  const recallsOnCore = async (i: number): Promise<number> => {
+    const res = await fetch(`http://127.0.0.1:${coreMetricsPorts[i]}/metrics`);
+    const text = await res.text();
+    let n = 0;
+    for (const line of text.split("\n")) {
+      if (
+        line.startsWith("memory_rpc_duration_seconds_count{") &&
+        line.includes('method="memory.v1.RecallService/Recall"') &&
+        line.includes('transport="grpc"')
+      ) {
+        n += Number(line.split(" ").at(-1));
+      }
+    }
+    return n;
+  };
+  const { token: secondToken } = await issueApiToken(database.db.sql, {
+    tenantId: tenant.id,
+    name: "split test, second token",
+    scopes: ["read"],
+  });
+  const recallWith = (base: string, bearer: string) =>
+    fetch(`${base}/api/v1/memory/recall`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "split deployment fact", k: 3 }),
+    }).then((r) => r.status);
+  for (const base of bases) t.is(await recallWith(base, secondToken), 200, "the second token's first call");
+  const recallsBefore = await Promise.all([0, 1].map(recallsOnCore));
+  for (let i = 0; i < 8; i++) {
+    for (const base of bases) {
+      t.is(await recallWith(base, i % 2 === 0 ? token : secondToken), 200);
+    }
+  }
+  const recallsAfter = await Promise.all([0, 1].map(recallsOnCore));
+  const added = recallsAfter.map((n, i) => n - (recallsBefore[i] ?? 0));
+  t.log(`recalls of the workspace by core: ${JSON.stringify(added)}`);
+  const owner = added.indexOf(16);
+  t.true(owner >= 0 && added.every((n, i) => i === owner || n === 0), `one core took them all: ${added}`);
+
+  // Kill one of each (SIGKILL: no drain) — the core the workspace's calls go to — and keep using the
+  // survivors.
+  const deadCore = cores[owner];
+  const liveCore = owner === 0 ? 1 : 0;
+  for (const victim of [gateways[0], deadCore, workers[0]]) victim?.child.kill("SIGKILL");
+  await Promise.all([gateways[0]?.exited, deadCore?.exited, workers[0]?.exited]);
+  // No call fails because the core died: the surviving gateway finds it unreachable and sends the
+  // workspace's calls to the next core in its order (the SDKs' retry of a 503 is not needed).
+  const liveBefore = await recallsOnCore(liveCore);
+  const first = await api(baseB, "POST", "/memory/recall", { query: "marker" });
+  t.is(first.status, 200, `first call after the kill: ${JSON.stringify(first.body)}`);
   for (let i = 0; i < 5; i++) {
     const stored = await api(baseB, "POST", "/memory/entries", {
       title: `After the kill ${i}`,
@@ -243,6 +291,7 @@ test("split deployment: 2 core + 2 gateway + 2 worker on one database and one La
       ((recall.body.hits ?? []) as { memoryId: string }[]).some((h) => h.memoryId === stored.body.memoryId),
     );
   }
+  t.is(await recallsOnCore(liveCore), liveBefore + 6, "the workspace's recalls moved to the live core");
   const late = await api(baseB, "POST", "/documents", {
     title: "Late handbook",
     content: "Queued after the kill; the surviving worker indexes it. latemarker",
