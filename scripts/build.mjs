@@ -75,7 +75,7 @@ export async function buildService({ ifChanged = false } = {}) {
       bundle: false,
       format: "esm",
       platform: "node",
-      target: "node20",
+      target: "node24",
       // Linked maps: `NODE_OPTIONS=--enable-source-maps` shows TypeScript positions in stack traces;
       // off by default, since source-mapped stacks make every captured Error dearer.
       sourcemap: "linked",

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { loadLexicon } from "../core/models/lexicon/load-lexicon.js";
@@ -50,14 +51,13 @@ const template = await ensureTemplateDatabase(adminUrl);
 // wait on the cache lock, or time out, while the first one parses).
 const lexicon = await loadLexicon({ cacheDirectory: TEST_LEXICON_CACHE_DIR });
 if (lexicon.warning) process.stderr.write(`${lexicon.warning}\n`);
-const ava = spawn(
-  process.execPath,
-  [resolve("node_modules/ava/entrypoints/cli.mjs"), ...process.argv.slice(2)],
-  {
-    stdio: "inherit",
-    env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template },
-  },
-);
+// ava's command as its package.json names it (the file moved between majors), run on this Node.
+const avaBin = (JSON.parse(readFileSync("node_modules/ava/package.json", "utf8")) as { bin: { ava: string } })
+  .bin.ava;
+const ava = spawn(process.execPath, [resolve("node_modules/ava", avaBin), ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template },
+});
 // A signal to this process alone (its group's reaches ava directly) is passed on to ava; the run then
 // ends the usual way below, stopping its embedded PostgreSQL rather than leaving it running (issue 51).
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

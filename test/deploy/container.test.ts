@@ -111,12 +111,12 @@ test("compose.yaml: health checks, and services start after what they need is he
   t.is(s.worker?.depends_on?.postgres?.condition, "service_healthy");
 });
 
-test("Dockerfile: multi-stage on node:20-slim, npm ci --omit=dev, non-root, health check", (t) => {
+test("Dockerfile: multi-stage on node:24-slim, npm ci --omit=dev, non-root, health check", (t) => {
   const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/gm)];
   t.true(froms.length >= 2, "multi-stage");
   t.true(
-    froms.every((f) => f[1] === "node:20-slim"),
-    "every stage on node:20-slim",
+    froms.every((f) => f[1] === "node:24-slim"),
+    "every stage on node:24-slim",
   );
   t.regex(dockerfile, /npm ci --omit=dev/);
   t.regex(dockerfile, /COPY --from=deps/);
