@@ -57,12 +57,17 @@ test("collectStartupGarbage frees dead heap and dead buffers left by start-up", 
   t.is(buffers, undefined);
   t.true(collectStartupGarbage());
   t.true(getHeapStatistics().used_heap_size < heap - 32 * MB);
-  // Buffers' memory is released by V8's array-buffer sweeper after the collection, on its own time.
-  await waitFor(() => (process.memoryUsage().external < external - 24 * MB ? true : undefined), {
-    intervalMs: 20,
-    timeoutMs: 5_000,
-    what: "the dead buffers' memory to be released",
-  });
+  // Buffers' memory is released by V8's array-buffer sweeper after a collection, on its own time;
+  // on Node 24 under load it sometimes waits for the next collection, so the wait collects again
+  // now and then (as the running service's own collections would) instead of only watching.
+  let polls = 0;
+  await waitFor(
+    () => {
+      if (++polls % 25 === 0) collectStartupGarbage();
+      return process.memoryUsage().external < external - 24 * MB ? true : undefined;
+    },
+    { intervalMs: 20, timeoutMs: 10_000, what: "the dead buffers' memory to be released" },
+  );
   t.pass();
 });
 

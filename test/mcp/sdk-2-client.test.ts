@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import test from "ava";
+import { TOOLS } from "../../gateway-mcp/tools/tool-list.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { UNTHROTTLED } from "./post-mcp.js";
 import { switchableModels } from "./switchable-embedder.js";
@@ -39,12 +40,15 @@ async function connect(
 }
 
 for (const mode of ["legacy", "auto"] as const) {
-  test(`2.x client (${mode} negotiation) settles on 2025-06-18, lists the 11 tools and stores what it recalls`, async (t) => {
+  test(`2.x client (${mode} negotiation) settles on 2025-06-18, lists every tool in the server's order and stores what it recalls`, async (t) => {
     const { client, transport } = await connect(mode);
     t.is(transport.protocolVersion, "2025-06-18");
     t.like(client.getServerVersion(), { name: "memory-service" });
     const { tools } = await client.listTools();
-    t.is(tools.length, 11);
+    t.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOLS.map((tool) => tool.name),
+    );
 
     const word = `zq${mode}${Math.random().toString(36).slice(2, 8)}`;
     const stored = await client.callTool({
