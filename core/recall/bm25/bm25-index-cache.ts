@@ -190,7 +190,10 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       if (entries.get(tenantId) !== entry) return; // dropped or replaced meanwhile: nothing to keep
       const bytes = await withLock(entry, async () => {
         entry.dirtySince = undefined;
-        return encodeSegment(tenantId, entry.feed.toJSON(), entry.index.parts());
+        const encoded = encodeSegment(tenantId, entry.feed.toJSON(), entry.index.parts());
+        // parts() compacts what changed since the last compaction: the budget hears the new size.
+        if (entries.get(tenantId) === entry) resized(tenantId, entry);
+        return encoded;
       });
       await writeSegmentFile(segments, tenantId, bytes);
     });
