@@ -21,6 +21,7 @@ const service = await startOrExit(shutdown, logger, () =>
 logger.info(
   {
     http: service.httpUrl,
+    dashboard: `${config.publicUrl}/dashboard`,
     grpc: service.grpcUrl,
     mcp: `${config.publicUrl}/api/mcp/v1`,
     worker: service.worker ? "in process" : "off",

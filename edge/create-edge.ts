@@ -22,6 +22,7 @@ import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { tracer } from "../lib/tracing/tracer.js";
 import { installCsrfGuard } from "./csrf-guard.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
+import { frontDoor } from "./front-door.js";
 import { type IpLimiterSource, installIpRateLimits } from "./ip-rate-limit.js";
 
 export interface EdgeOptions {
@@ -217,6 +218,7 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
     ...(options.coreTimeoutMs === undefined ? {} : { coreTimeoutMs: options.coreTimeoutMs }),
   });
   await app.register(dashboardRoutes);
+  await app.register(frontDoor);
 
   return app;
 }
