@@ -11,7 +11,9 @@
  *    (bench/synthetic-corpus.ts; each pool chunk embedded once), one large workspace `--large`.
  * 2. The service starts on that data; `--recalls` recalls with xquad_de questions, each to a
  *    workspace drawn Zipf(s = 1) over all workspaces in a random order (the large one among them):
- *    interleaved p50/p95/p99, RSS sampled every 50 recalls (start, half-way, end, max).
+ *    interleaved p50/p95/p99, RSS sampled every 50 recalls (start, half-way, end, max); then, while
+ *    `--bulk` memories go into a workspace of their own through the batch route (4 callers × 100),
+ *    the same recalls again (duringBulk).
  * 3. Restart; the large workspace's first recall (coldLargeFirstRecallMs) and its next 20.
  * Targets (issue 46): p95 ≤ 60 ms, p99 ≤ 150 ms, RSS max ≤ 2,048 MB and end within 10 % of half-way,
  * cold large first recall ≤ 250 ms. Writes bench/results/tenants.json.
@@ -42,6 +44,8 @@ const { values } = parseArgs({
     chunks: { type: "string", default: "500" },
     large: { type: "string", default: "100000" },
     recalls: { type: "string", default: "3000" },
+    // Memories bulk-loaded over REST into a workspace of their own while Zipf recalls go on (0 skips).
+    bulk: { type: "string", default: "50000" },
     pool: { type: "string", default: "20000" },
     "database-url": { type: "string" },
     "eval-dir": { type: "string", default: "../shared/eval" },
@@ -58,6 +62,7 @@ const WORKSPACES = Number(values.workspaces);
 const CHUNKS = Number(values.chunks);
 const LARGE = Number(values.large);
 const RECALLS = Number(values.recalls);
+const BULK = Number(values.bulk);
 const POOL = Number(values.pool);
 const ADMIN_URL =
   values["database-url"] ?? (process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
@@ -121,7 +126,7 @@ try {
   let largeTenant: { id: string; token: string; large: boolean } | undefined;
   if (reuseDb) {
     const rows = await storage.db.sql<{ id: string; slug: string }[]>`
-      select id, slug from tenants where slug like 'bench-%' order by created_at`;
+      select id, slug from tenants where slug like 'bench-%' and slug not like 'bench-bulk-%' order by created_at`;
     for (const row of rows) {
       const { token } = await issueApiToken(storage.db.sql, {
         tenantId: row.id,
@@ -208,6 +213,20 @@ try {
     await db.sql.unsafe("vacuum analyze bm25_term_stats, bm25_stats_delta, chunks, memories");
     await models.close();
   }
+  // The workspace the duringBulk phase loads into, with a token that may write.
+  const bulkTenant = await createTenant(storage.db.sql, {
+    slug: `bench-bulk-${randomBytes(3).toString("hex")}`,
+    name: "bulk",
+    plan: "api",
+    limitsOverride: {
+      requestsPerMinutePerToken: 10_000_000,
+      memoryLimit: null,
+      mcpRequestsPerMinutePerIp: null,
+    },
+  });
+  const bulkToken = (
+    await issueApiToken(storage.db.sql, { tenantId: bulkTenant.id, name: "bench", scopes: ["read", "write"] })
+  ).token;
   await storage.stop();
   const fillSeconds = round((performance.now() - fillStarted) / 1000);
   log(`filled ${tenants.length} workspaces in ${fillSeconds} s`);
@@ -305,6 +324,50 @@ try {
   const interleaved = summary(times);
   log(`interleaved: ${JSON.stringify(interleaved)}; RSS ${JSON.stringify(rss)}`);
 
+  // 2b. Recalls while another workspace is bulk-loaded through the batch route (issue 46 item 4).
+  let duringBulk: (ReturnType<typeof summary> & { memories: number; memoriesPerSecond: number }) | undefined;
+  if (BULK > 0) {
+    const corpus = await loadSyntheticCorpus(values["eval-dir"]);
+    const headers = { authorization: `Bearer ${bulkToken}`, "content-type": "application/json" };
+    let loading = true;
+    const loadStarted = performance.now();
+    const CALLERS = 4;
+    const loader = async (caller: number) => {
+      for (let start = caller * 100; start < BULK; start += 100 * CALLERS) {
+        const memories = Array.from({ length: Math.min(100, BULK - start) }, (_, i) => ({
+          title: `Bulk ${start + i}`,
+          content: `${corpus.chunk(start + i)} (${start + i})`,
+          memoryType: "semantic",
+        }));
+        for (let attempt = 0; ; attempt++) {
+          const res = await fetch(`${base}/api/v1/memory/entries/batch`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ memories }),
+          });
+          await res.arrayBuffer();
+          if (res.status === 200) break;
+          if (res.status !== 503 || attempt >= 3) throw new Error(`bulk batch answered ${res.status}`);
+          unavailable++;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    };
+    const loaders = Promise.all(Array.from({ length: CALLERS }, (_, c) => loader(c))).finally(() => {
+      loading = false;
+    });
+    const during: number[] = [];
+    let q = 0;
+    while (loading) {
+      const tenant = draw();
+      if (tenant) during.push(await recall(tenant, questions[q++ % questions.length] ?? "Frage"));
+    }
+    await loaders;
+    const seconds = (performance.now() - loadStarted) / 1000;
+    duringBulk = { ...summary(during), memories: BULK, memoriesPerSecond: round(BULK / seconds) };
+    log(`during bulk: ${JSON.stringify(duringBulk)}`);
+  }
+
   // 3. The large workspace after a restart.
   let cold: { first: number; next: ReturnType<typeof summary> } | undefined;
   if (largeTenant) {
@@ -329,6 +392,7 @@ try {
     rssMB: rss,
     heapMB,
     rssSamples: samples.filter((_, i) => i % 4 === 3),
+    duringBulk: duringBulk ?? null,
     coldLargeFirstRecallMs: cold?.first ?? null,
     coldLargeNext: cold?.next ?? null,
     unavailable,
