@@ -85,9 +85,11 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
 
 /**
  * Hidden on purpose: the reference page's assets, the document itself, unknown sign-in providers,
- * and the dashboard's web pages (HTML and assets, not API operations).
+ * the dashboard's web pages (HTML and assets, not API operations) and the front door `/` that leads
+ * to them (ADR 0385).
  */
 const HIDDEN = [
+  /^\/$/,
   /^\/api\/docs/,
   /^\/api\/openapi\.json$/,
   /^\/api\/auth\/signin\/:provider$/,
