@@ -71,10 +71,22 @@ async function slowClient(port: number): Promise<Socket> {
     socket.once("error", reject);
   });
   socket.on("error", () => undefined);
+  // Expect: 100-continue makes the server say when it has the request in hand; only then is the
+  // request in flight, so the drain must wait for it (without this, a signal that came before the
+  // server had parsed the headers found an idle connection and the drain ended at once).
+  const continued = new Promise<void>((resolve) => {
+    let seen = "";
+    socket.on("data", (chunk: Buffer) => {
+      seen += chunk.toString("latin1");
+      if (/^HTTP\/1\.1 100/.test(seen)) resolve();
+    });
+  });
   socket.write(
     "POST /api/oauth/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
-      'Content-Length: 1000\r\n\r\n{"client_name":',
+      "Expect: 100-continue\r\nContent-Length: 1000\r\n\r\n",
   );
+  await continued;
+  socket.write('{"client_name":');
   return socket;
 }
 
