@@ -13,7 +13,7 @@ const MESSAGE =
  * the database does not answer is refused at once with UNAVAILABLE (REST 503, MCP -32006), and a
  * call already waiting is answered the same way as soon as the stall is seen, instead of at the
  * 30 s deadline. The abandoned work goes on in the background and may still commit when the
- * database resumes; the keyed-write rules (docs/idempotency.md) tell a retry what happened.
+ * database resumes; the keyed-write rules (docs/decisions/0350-crash-proof-idempotency-and-fail-fast.md) tell a retry what happened.
  * Server streams (exports) are left to their own deadline: their answer has already begun.
  */
 export function createFailFastInterceptor(watchdog: DatabaseWatchdog): Interceptor {

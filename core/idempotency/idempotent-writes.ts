@@ -48,7 +48,7 @@ interface ClaimRow {
  * between claim and answer: its heartbeat stops, instance-heartbeat.ts), the next retry takes the
  * claim over and runs the write again as a replay: every keyed write is idempotent by content, so
  * what the first run committed is found and answered as written, and what it did not commit is
- * written now — exactly once either way (docs/idempotency.md). A wrapper around the handler (not an
+ * written now — exactly once either way (docs/decisions/0350-crash-proof-idempotency-and-fail-fast.md). A wrapper around the handler (not an
  * interceptor) so the transport's own response headers and trailers stay as they are on a replay.
  */
 function idempotent(
