@@ -29,6 +29,7 @@ export async function startHttpEdge(options: {
     rateLimiters: options.rateLimiters,
     metrics: options.metrics,
     metricsToken: config.metrics.token,
+    coreTimeoutMs: config.coreTimeoutMs,
   });
   await edge.listen({ host: config.host, port: config.port });
   options.shutdown.push(() => edge.close());

@@ -117,6 +117,9 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
+  // docs/rest.md "Timeouts": how long a gateway waits for core before answering 504 (a write then
+  // names the Idempotency-Key that resolves it).
+  CORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   // docs/erasure.md "Vacuum": how long after an erasure the worker removes old LanceDB versions.
   VECTOR_PURGE_DELAY_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
   // docs/recall.md "BM25": recall's BM25 from the derived in-process index (ADR 0230) or the SQL
@@ -204,6 +207,8 @@ export interface Config {
   readonly workerConcurrency: number;
   /** Delay between an erasure and the worker's purge of old vector-table versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs: number;
+  /** CORE_TIMEOUT_MS: a gateway's deadline for one core call (REST 504, MCP -32006 after it). */
+  readonly coreTimeoutMs: number;
   /**
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
    * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
@@ -414,6 +419,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
+    coreTimeoutMs: env.CORE_TIMEOUT_MS,
     bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },
     workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
     ...(stripe ? { stripe } : {}),

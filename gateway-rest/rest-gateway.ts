@@ -24,6 +24,7 @@ import { tenantErasureRoutes } from "./routes/tenant-erasure.js";
 import { tenantImportRoutes } from "./routes/tenant-import.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { withRetryKey } from "./write-retry-key.js";
 
 export interface RestGatewayOptions {
   clients: CoreClients;
@@ -113,10 +114,13 @@ export const restGateway: FastifyPluginAsync<RestGatewayOptions> = async (app, o
 
   // One answer for every failure of a REST route (gateway-rest/http-errors.ts).
   app.setErrorHandler(async (error, request, reply) => {
-    const mapped = toRequestError(error, {
-      validationStatus: request.routeOptions.config.validationStatus ?? 400,
-      operation: `${request.method} ${request.routeOptions.url ?? request.url}`,
-    });
+    const mapped = withRetryKey(
+      toRequestError(error, {
+        validationStatus: request.routeOptions.config.validationStatus ?? 400,
+        operation: `${request.method} ${request.routeOptions.url ?? request.url}`,
+      }),
+      request,
+    );
     if (mapped.status >= 500 && mapped.status !== 501) request.log.error({ err: error }, "request failed");
     return reply.code(mapped.status).headers(mapped.headers).send(mapped.body);
   });

@@ -2,6 +2,7 @@ import { type CallOptions, Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { forwardedHeaders, type RouteAuth, SESSION_COOKIE } from "../gateway-kit/credentials.js";
+import { writeKeyHeaders } from "./write-retry-key.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -15,9 +16,6 @@ declare module "fastify" {
     "x-core-rpc"?: string;
   }
 }
-
-/** The metadata key core reads (core/idempotency/idempotency-interceptor.ts); same as the HTTP header. */
-const IDEMPOTENCY_KEY = "idempotency-key";
 
 /** Unversioned paths follow the spec's table; /api/v1 is the bearer surface for integrations. */
 export type RestSurface = "unversioned" | "v1";
@@ -87,10 +85,9 @@ export function coreCall(request: FastifyRequest, options: RestRouteOptions): Ca
   const error = credentialError(request, options.auth);
   if (error) throw error;
   const headers = forwardedHeaders(request, options.auth);
-  // Idempotency-Key on writes (issue 15): core keeps the first answer for 24 h and replays it.
-  const key = request.headers[IDEMPOTENCY_KEY];
-  if (typeof key === "string") headers[IDEMPOTENCY_KEY] = key;
-  return { headers, timeoutMs: options.coreTimeoutMs };
+  // Idempotency-Key on writes (issue 15): core keeps the first answer for 24 h and replays it; an
+  // unkeyed write gets a key of ours that core claims only if it runs long (write-retry-key.ts).
+  return { headers: { ...headers, ...writeKeyHeaders(request) }, timeoutMs: options.coreTimeoutMs };
 }
 
 /**

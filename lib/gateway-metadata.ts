@@ -31,3 +31,25 @@ export const ROUTE_HEADER = "x-memory-route";
 export function tenantRoute(tenantId: string): string {
   return createHash("sha256").update(`memory-route\0${tenantId}`).digest("base64url").slice(0, 22);
 }
+
+/**
+ * A key a gateway gives each write its caller sent without an Idempotency-Key. Core keeps the answer
+ * under it only if the write runs long (core/idempotency/idempotent-writes.ts, "late claim"), so a
+ * caller whose request timed out (504) or was refused while the database stalled (503) can retry
+ * with this key as its Idempotency-Key and learn the write's result instead of writing twice. Fast
+ * writes, nearly all, cost nothing.
+ */
+export const WRITE_KEY_HEADER = "x-memory-write-key";
+
+/**
+ * The writes an idempotency key applies to (issue 15): every non-idempotent write of the spec, by
+ * core method path. Core keeps and replays their answers; gateways give these, and only these, a
+ * write key and name it when they time out.
+ */
+export const KEYED_WRITE_METHODS: ReadonlySet<string> = new Set([
+  "memory.v1.IngestService/StoreMemory",
+  "memory.v1.IngestService/StoreMemories",
+  "memory.v1.IngestService/UploadDocument",
+  "memory.v1.IngestService/IngestDocument",
+  "memory.v1.GraphService/UpdateFact",
+]);

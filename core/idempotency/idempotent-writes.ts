@@ -9,6 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { KEYED_WRITE_METHODS, WRITE_KEY_HEADER } from "../../lib/gateway-metadata.js";
 import { principalKey } from "../auth/principal.js";
 import { coreError, invalidArgument } from "../errors.js";
 import type { Database } from "../store/database.js";
@@ -17,15 +18,6 @@ import { runAsReplay } from "./replay-scope.js";
 
 /** Metadata key the gateways forward (REST `Idempotency-Key`, MCP `idempotency_key`). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
-
-/** Writes whose answer is replayed for a repeated key: every non-idempotent write of the spec. */
-const IDEMPOTENT_METHODS = new Set([
-  "memory.v1.IngestService.StoreMemory",
-  "memory.v1.IngestService.StoreMemories",
-  "memory.v1.IngestService.UploadDocument",
-  "memory.v1.IngestService.IngestDocument",
-  "memory.v1.GraphService.UpdateFact",
-]);
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -66,7 +58,14 @@ function idempotent(
     const key = ctx.requestHeader.get(IDEMPOTENCY_KEY_HEADER);
     const principal = ctx.values.get(principalKey);
     const run = async () => create(output, (await handler(request, ctx)) as MessageShape<DescMessage>);
-    if (key === null || principal.kind === "anonymous" || principal.tenantId === undefined) return run();
+    if (principal.kind === "anonymous" || principal.tenantId === undefined) return run();
+    if (key === null) {
+      const writeKey = ctx.requestHeader.get(WRITE_KEY_HEADER);
+      if (writeKey === null || !KEY_PATTERN.test(writeKey)) return run();
+      const where = { tenantId: principal.tenantId, methodName, key: writeKey };
+      const requestHash = createHash("sha256").update(toBinary(input, request)).digest("hex");
+      return runWithLateClaim(db, owner, where, requestHash, output, run, lateClaimAfterMs(ctx));
+    }
     if (!KEY_PATTERN.test(key)) {
       throw invalidArgument(
         "idempotency_key",
@@ -163,6 +162,78 @@ async function runClaimed(
   }
 }
 
+/**
+ * When an unkeyed write claims its gateway-given key: after 5 s, or a third of the call's deadline
+ * if that is shorter — well before the gateway gives up (30 s) and answers 504 naming the key.
+ */
+function lateClaimAfterMs(ctx: HandlerContext): number {
+  const remaining = ctx.timeoutMs();
+  return remaining === undefined ? LATE_CLAIM_MS : Math.max(0, Math.min(LATE_CLAIM_MS, remaining / 3));
+}
+
+const LATE_CLAIM_MS = 5_000;
+
+/**
+ * An unkeyed write with a gateway-given key (WRITE_KEY_HEADER): it runs at once, and only if it has
+ * not answered after `claimAfterMs` does it claim the key, as if its caller had sent it, dated from
+ * the call's start. From then on it is a keyed write: its answer is stored, a failure releases the
+ * key, and a retry with the key gets 409 while it runs, its answer once it has, or — if this process
+ * died — a replay. So a write the gateway gave up on (504) is never stored silently: the 504 names
+ * the key that resolves it (issue 46: 16 batches answered 504 and were all stored). A write that
+ * answers in time, nearly every one, never touches idempotency_keys. If the key is taken (a client
+ * reused it by hand), the write answers as an unkeyed one.
+ */
+async function runWithLateClaim(
+  db: Database,
+  owner: string,
+  where: KeyOf,
+  requestHash: string,
+  output: DescMessage,
+  run: () => Promise<MessageShape<DescMessage>>,
+  claimAfterMs: number,
+): Promise<MessageShape<DescMessage>> {
+  const startedAt = Date.now();
+  const outcome = run().then(
+    (response) => ({ ok: true as const, response }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), claimAfterMs);
+  });
+  const early = await Promise.race([outcome, late]);
+  clearTimeout(timer);
+  if (early !== "late") {
+    if (early.ok) return early.response;
+    throw early.error;
+  }
+  const claimId = randomUUID();
+  const { tenantId, methodName, key } = where;
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  const claimed = await db.sql<{ claimed: boolean }[]>`
+    insert into idempotency_keys (tenant_id, method, key, request_sha256, owner, claim, created_at)
+    values (${tenantId}, ${methodName}, ${key}, ${requestHash}, ${owner}, ${claimId},
+            now() - make_interval(secs => ${elapsedSeconds}))
+    on conflict do nothing
+    returning true as claimed`.catch(() => []);
+  const result = await outcome;
+  if (claimed.length > 0) {
+    const settle = result.ok
+      ? db.sql`
+          update idempotency_keys set response = ${Buffer.from(toBinary(output, result.response))}
+          where tenant_id = ${tenantId} and method = ${methodName} and key = ${key} and claim = ${claimId}`
+      : db.sql`
+          delete from idempotency_keys
+          where tenant_id = ${tenantId} and method = ${methodName} and key = ${key}
+            and claim = ${claimId} and response is null`;
+    // Not stored (the database went away again): the key stays claimed by this live process until
+    // its heartbeat stops; a retry then replays, which finds the write by its content.
+    await settle.catch(() => undefined);
+  }
+  if (result.ok) return result.response;
+  throw result.error;
+}
+
 /** The service with each of its writes listed above wrapped by `idempotent`. */
 export function withIdempotentWrites<S extends DescService>(
   db: Database,
@@ -174,7 +245,7 @@ export function withIdempotentWrites<S extends DescService>(
   for (const method of service.methods) {
     const handler = (impl as Record<string, unknown>)[method.localName];
     if (method.methodKind !== "unary" || typeof handler !== "function") continue;
-    if (!IDEMPOTENT_METHODS.has(`${service.typeName}.${method.name}`)) continue;
+    if (!KEYED_WRITE_METHODS.has(`${service.typeName}/${method.name}`)) continue;
     wrapped[method.localName] = idempotent(
       db,
       owner,
