@@ -13,7 +13,11 @@ import { discoveryDocument } from "./discovery-document.js";
 import { frameResult, handleRequest, type RequestContext } from "./handle-request.js";
 import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
-import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
+import {
+  acceptsEventStream,
+  negotiateResponseFormat,
+  type ResponseFormat,
+} from "./negotiate-response-format.js";
 import { protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
 import {
@@ -134,13 +138,6 @@ class ResponseStream {
     this.reply.raw.on("close", listener);
     return () => this.reply.raw.off("close", listener);
   }
-}
-
-function acceptsEventStream(accept: string | undefined): boolean {
-  return (
-    accept !== undefined &&
-    /(^|,)\s*text\/event-stream\s*(;(?!\s*q=0(\.0*)?\s*($|[,;])).*)?($|,)/i.test(accept)
-  );
 }
 
 /**
