@@ -133,7 +133,7 @@ class ResponseStream {
     return this.reply;
   }
 
-  /** Resolves when the client goes away before the stream ended. */
+  /** Calls `listener` if the client goes away before the stream ended; returns the unsubscribe. */
   onClose(listener: () => void): () => void {
     this.reply.raw.on("close", listener);
     return () => this.reply.raw.off("close", listener);
