@@ -26,12 +26,20 @@ import { writeBenchResult } from "./write-result.js";
 // and CPU time per call (robust where wall time includes waiting for a core) is meaningful.
 // The HTTP client is node:http with keep-alive (fetch/undici costs ~0.6 ms CPU more per call, which
 // would be counted as gateway overhead). A small deterministic embedder keeps recall steady.
+//
+// Issue 47 "Measure": one row per MCP revision in front of the same stub core — a 2025-06-18 and a
+// 2025-11-25 call inside an initialized session (MCP-Protocol-Version header, no _meta) and a
+// stateless 2026-07-28 call (per-request _meta, Mcp-Method/Mcp-Name checked against the body,
+// resultType and server info added to the result): overhead over the in-process core call, p50/p95.
 // Needs PostgreSQL like `npm test`.
 
 const MEMORIES = 300;
 const WARMUP = 50;
 const ITERATIONS = Number(process.argv[2] ?? 400);
 const ISOLATED_ITERATIONS = 3000;
+const REVISION_ITERATIONS = 2000;
+const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
+type Revision = (typeof REVISIONS)[number];
 const CPU_CALLS = 2000;
 const CONCURRENCY = 8;
 const THROUGHPUT_SECONDS = 5;
@@ -46,6 +54,7 @@ function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     p50Ms: round(percentile(sorted, 50)),
+    p95Ms: round(percentile(sorted, 95)),
     p90Ms: round(percentile(sorted, 90)),
     p99Ms: round(percentile(sorted, 99)),
     meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length),
@@ -77,6 +86,7 @@ async function pairedLatency(gateway: () => Promise<unknown>, direct: () => Prom
     gateway: g,
     direct: d,
     overheadP50Ms: round(g.p50Ms - d.p50Ms),
+    overheadP95Ms: round(g.p95Ms - d.p95Ms),
     overheadP99Ms: round(g.p99Ms - d.p99Ms),
     pairedDifference: summary(difference),
   };
@@ -106,14 +116,35 @@ async function throughput(fn: () => Promise<unknown>): Promise<number> {
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 let requestId = 0;
 
-/** tools/call service_recall over HTTP; rejects unless the answer carries structuredContent. */
-function callRecallTool(baseUrl: string, token: string, accept = "application/json"): Promise<string> {
+/**
+ * tools/call service_recall over HTTP, framed as `revision` frames it; rejects unless the answer
+ * carries structuredContent.
+ */
+function callRecallTool(
+  baseUrl: string,
+  token: string,
+  accept = "application/json",
+  revision: Revision = "2025-06-18",
+): Promise<string> {
   const endpoint = new URL(`${baseUrl}/api/mcp/v1`);
+  const stateless = revision === "2026-07-28";
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: ++requestId,
     method: "tools/call",
-    params: { name: "service_recall", arguments: QUERY },
+    params: {
+      name: "service_recall",
+      arguments: QUERY,
+      ...(stateless
+        ? {
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": revision,
+              "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          }
+        : {}),
+    },
   });
   return new Promise<string>((resolve, reject) => {
     const req = request(
@@ -128,7 +159,8 @@ function callRecallTool(baseUrl: string, token: string, accept = "application/js
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
           accept,
-          "mcp-protocol-version": "2025-06-18",
+          "mcp-protocol-version": revision,
+          ...(stateless ? { "mcp-method": "tools/call", "mcp-name": "service_recall" } : {}),
         },
       },
       (res) => {
@@ -241,6 +273,24 @@ try {
     mcpGateway: await throughput(stubGateway),
     coreInProcess: await throughput(stubDirect),
   };
+  // One row per revision, each paired against the in-process core call.
+  const revisions: Record<string, unknown> = {};
+  for (const revision of REVISIONS) {
+    const call = () => callRecallTool(stubUrl, tenant.token, "application/json", revision);
+    for (let i = 0; i < WARMUP * 4; i++) await call();
+    log(`revision ${revision}: ${REVISION_ITERATIONS} pairs`);
+    const paired = await pairedLatency(call, stubDirect, REVISION_ITERATIONS);
+    revisions[revision] = {
+      call:
+        revision === "2026-07-28"
+          ? "stateless tools/call (_meta, Mcp-Method, Mcp-Name)"
+          : "tools/call in a session",
+      gateway: paired.gateway,
+      coreInProcess: paired.direct,
+      overheadP50Ms: paired.overheadP50Ms,
+      overheadP95Ms: paired.overheadP95Ms,
+    };
+  }
   await stubEdge.close();
   const loadAfter = loadavg()[0] ?? 0;
 
@@ -277,6 +327,7 @@ try {
       cpuMsPerCall: { ...isolatedCpu, overhead: round(isolatedCpu.mcpGateway - isolatedCpu.coreInProcess) },
       throughputRps: isolatedRps,
     },
+    revisions,
     passed: { endToEnd: endToEnd.overheadP50Ms < 2, isolated: isolated.overheadP50Ms < 2 },
   };
   log(JSON.stringify(result, null, 2));

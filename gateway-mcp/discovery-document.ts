@@ -1,5 +1,6 @@
 import { mcpResourceUrl, protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { PROMPTS } from "./prompts/prompt-list.js";
+import { SUPPORTED_REVISIONS } from "./protocol-revisions.js";
 import { MCP_PATH, PROTOCOL_VERSION, SERVER_NAME, SERVER_TITLE } from "./server-info.js";
 import { TOOLS } from "./tools/tool-list.js";
 
@@ -12,7 +13,9 @@ export function discoveryDocument(version: string, publicUrl: string): Record<st
     name: SERVER_NAME,
     title: SERVER_TITLE,
     version,
+    // The spec's revision, as before; every revision spoken, newest first (server/discover's list).
     protocol_version: PROTOCOL_VERSION,
+    protocol_versions: [...SUPPORTED_REVISIONS],
     endpoint: MCP_PATH,
     transport: "streamable-http",
     response_modes: ["application/json", "text/event-stream"],

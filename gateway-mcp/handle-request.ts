@@ -11,16 +11,50 @@ import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidParams, JsonRpcError } from "./json-rpc-error.js";
 import { renderPrompt } from "./prompts/prompt-definition.js";
 import { PROMPTS, PROMPTS_BY_NAME } from "./prompts/prompt-list.js";
-import { PROTOCOL_VERSION, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from "./server-info.js";
+import {
+  BASELINE_REVISION,
+  hasIcons,
+  MODERN_REVISION,
+  negotiateLegacyRevision,
+  type Revision,
+  SUPPORTED_REVISIONS,
+} from "./protocol-revisions.js";
+import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_TITLE } from "./server-info.js";
 import type { ToolContext } from "./tools/tool-definition.js";
 import { TOOLS, TOOLS_BY_NAME } from "./tools/tool-list.js";
+import { InputRequired } from "./user-confirmation.js";
 
 export interface RequestContext extends ToolContext {
   /** The service version for serverInfo. */
   readonly version: string;
-  /** Records one call of a known tool (metrics): ok, tool_error (isError result) or error (JSON-RPC error). */
-  readonly recordToolCall?: (tool: string, outcome: "ok" | "tool_error" | "error", seconds: number) => void;
+  /**
+   * The revision the request is framed in (protocol-revisions.ts): 2026-07-28 when it carries the
+   * per-request `_meta`, else the MCP-Protocol-Version header's 2025 revision (absent: 2025-06-18).
+   */
+  readonly revision?: Revision;
+  /**
+   * Records one call of a known tool (metrics): ok, tool_error (isError result), input_required
+   * (2026-07-28: the user is being asked) or error (JSON-RPC error).
+   */
+  readonly recordToolCall?: (
+    tool: string,
+    outcome: "ok" | "tool_error" | "input_required" | "error",
+    seconds: number,
+  ) => void;
 }
+
+/** Capabilities as initialize (2025) and server/discover (2026-07-28) state them. */
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false } } as const;
+
+/**
+ * 2026-07-28 "Caching": list results and server/discover carry a freshness hint. The lists are
+ * the same for every caller ("public") and change only with a deploy of a new version; an hour
+ * bounds how long a client keeps an old list after one.
+ */
+export const LIST_TTL_MS = 3_600_000;
+
+/** Methods 2026-07-28 removed (the handshake and ping): unknown there, -32601. */
+const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set(["initialize", "ping"]);
 
 /** Params checked against the SDK's schema for the method (-32602 naming the first bad field). */
 function parseParams<S extends z.ZodType>(schema: S, params: unknown, method: string): z.output<S> {
@@ -59,11 +93,16 @@ export async function handleRequest(
       await authenticateCaller(context);
       throw error;
     }
-    let outcome: "ok" | "tool_error" | "error" = "error";
+    let outcome: "ok" | "tool_error" | "input_required" | "error" = "error";
     try {
       const result = await run(context);
       outcome = result.isError ? "tool_error" : "ok";
       return result;
+    } catch (error) {
+      // 2026-07-28 multi round-trip: the tool asked the user; the call ends with the question.
+      if (!(error instanceof InputRequired)) throw error;
+      outcome = "input_required";
+      return error.toResult();
     } finally {
       context.recordToolCall?.(toolName, outcome, (performance.now() - started) / 1000);
     }
@@ -74,25 +113,40 @@ export async function handleRequest(
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
     throw invalidParams(`Invalid params for ${method}: params must be an object`);
   }
+  const revision = context.revision ?? BASELINE_REVISION;
+  if (revision === MODERN_REVISION && LEGACY_ONLY_METHODS.has(method)) {
+    throw new JsonRpcError(
+      JSON_RPC_CODES.methodNotFound,
+      `Method not found: ${method} does not exist in revision ${MODERN_REVISION} (stateless: no handshake, no ping)`,
+    );
+  }
   switch (method) {
     case "initialize": {
-      parseParams(InitializeRequestParamsSchema, params, method);
-      // Lifecycle: a server answers with the version it speaks when it cannot take the client's;
-      // this server speaks only 2025-06-18 (spec "MCP protocol version").
+      const { protocolVersion } = parseParams(InitializeRequestParamsSchema, params, method);
+      // Lifecycle "Version Negotiation": the client's revision if the server speaks it, else one
+      // it does (protocol-revisions.ts); 2025-06-18 stays the answer for older clients.
       const result: InitializeResult = {
-        protocolVersion: PROTOCOL_VERSION,
-        capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } },
+        protocolVersion: negotiateLegacyRevision(protocolVersion),
+        capabilities: CAPABILITIES,
         serverInfo: { name: SERVER_NAME, title: SERVER_TITLE, version: context.version },
         instructions: SERVER_INSTRUCTIONS,
       };
       return result;
     }
+    case "server/discover":
+      // 2026-07-28 "Discovery": every revision this endpoint speaks, newest first.
+      return {
+        supportedVersions: [...SUPPORTED_REVISIONS],
+        capabilities: CAPABILITIES,
+        instructions: SERVER_INSTRUCTIONS,
+      };
     case "ping":
       return {};
     case "tools/list":
       // All tools fit one page; a cursor, if sent, is ignored and no nextCursor is returned. The
-      // order is TOOLS' (fixed, documented), the listings built once at start: every answer is equal.
-      return { tools: TOOLS.map((t) => t.listing) };
+      // order is TOOLS' (fixed, documented), the listings built once at start: every answer is equal
+      // (2026-07-28 "deterministic order"). Icons from 2025-11-25 on.
+      return { tools: TOOLS.map((t) => (hasIcons(revision) ? t.listingWithIcons : t.listing)) };
     case "prompts/list":
       return { prompts: PROMPTS.map((p) => p.listing) };
     case "prompts/get": {
@@ -105,4 +159,35 @@ export async function handleRequest(
     default:
       throw new JsonRpcError(JSON_RPC_CODES.methodNotFound, `Method not found: ${method}`);
   }
+}
+
+/** Methods whose 2026-07-28 result is cacheable ("Caching": server/discover and the lists). */
+const CACHEABLE_METHODS: ReadonlySet<string> = new Set(["server/discover", "tools/list", "prompts/list"]);
+
+/**
+ * A result as 2026-07-28 frames it: `resultType` ("complete" unless the tool asked the user), the
+ * server's identity in `_meta` (per-response protocol fields), cache hints on cacheable results.
+ * Results of the 2025 revisions are sent as they are.
+ */
+export function frameResult(
+  method: string,
+  result: Record<string, unknown>,
+  revision: Revision,
+  version: string,
+): Record<string, unknown> {
+  if (revision !== MODERN_REVISION) return result;
+  const meta =
+    typeof result._meta === "object" && result._meta !== null
+      ? (result._meta as Record<string, unknown>)
+      : {};
+  const complete = result.resultType === undefined || result.resultType === "complete";
+  return {
+    ...result,
+    resultType: complete ? "complete" : result.resultType,
+    ...(complete && CACHEABLE_METHODS.has(method) ? { ttlMs: LIST_TTL_MS, cacheScope: "public" } : {}),
+    _meta: {
+      ...meta,
+      "io.modelcontextprotocol/serverInfo": { name: SERVER_NAME, title: SERVER_TITLE, version },
+    },
+  };
 }

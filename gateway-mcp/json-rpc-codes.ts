@@ -26,6 +26,17 @@ export const JSON_RPC_CODES = {
   unavailable: -32006,
   /** Sent with HTTP 429 and Retry-After. */
   rateLimited: -32029,
+  /** 2026-07-28 HeaderMismatch (HTTP 400): MCP-Protocol-Version, Mcp-Method or Mcp-Name missing or not the body's. */
+  headerMismatch: -32020,
+  /** 2026-07-28 UnsupportedProtocolVersion (HTTP 400), data `{supported, requested}`. */
+  unsupportedProtocolVersion: -32022,
+  /**
+   * On 2026-07-28 only: -32002 and -32029 become these (json-rpc-error.ts `forRevision`). That
+   * revision reserves -32020…-32099 for codes it defines and forbids -32002 (its old "resource not
+   * found"); codes of an application's own belong outside -32768…-32000. data.reason is unchanged.
+   */
+  scopeMissingModern: -31002,
+  rateLimitedModern: -31029,
 } as const;
 
 export type JsonRpcCode = (typeof JSON_RPC_CODES)[keyof typeof JSON_RPC_CODES];

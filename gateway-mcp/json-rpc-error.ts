@@ -24,6 +24,27 @@ export class JsonRpcError extends Error {
     this.headers = options.headers ?? {};
   }
 
+  /**
+   * The same error as revision 2026-07-28 frames it: its two codes that revision forbids moved out
+   * of the reserved range (json-rpc-codes.ts), and the HTTP statuses it fixes — 404 for an unknown
+   * method (Streamable HTTP "Protocol Version Header"), 400 for a request it calls malformed.
+   */
+  forModernRevision(): JsonRpcError {
+    const code =
+      this.code === JSON_RPC_CODES.scopeMissing
+        ? JSON_RPC_CODES.scopeMissingModern
+        : this.code === JSON_RPC_CODES.rateLimited
+          ? JSON_RPC_CODES.rateLimitedModern
+          : this.code;
+    const httpStatus = this.code === JSON_RPC_CODES.methodNotFound ? 404 : this.httpStatus;
+    if (code === this.code && httpStatus === this.httpStatus) return this;
+    return new JsonRpcError(code, this.message, {
+      ...(this.data === undefined ? {} : { data: this.data }),
+      httpStatus,
+      headers: this.headers,
+    });
+  }
+
   /** The `error` member of a JSON-RPC response. */
   toErrorObject(): { code: number; message: string; data?: Readonly<Record<string, unknown>> } {
     return this.data === undefined

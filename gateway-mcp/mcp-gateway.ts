@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { CallOptions } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
@@ -6,16 +7,37 @@ import { forwardedHeaders } from "../gateway-kit/credentials.js";
 import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { authenticateCaller } from "./authenticate-caller.js";
+import { seal, unseal } from "./caller-sealed.js";
+import { classifyRequest } from "./classify-request.js";
 import { discoveryDocument } from "./discovery-document.js";
-import { handleRequest, type RequestContext } from "./handle-request.js";
+import { frameResult, handleRequest, type RequestContext } from "./handle-request.js";
 import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
-import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
+import {
+  acceptsEventStream,
+  negotiateResponseFormat,
+  type ResponseFormat,
+} from "./negotiate-response-format.js";
 import { protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
-import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH, PROTOCOL_VERSION } from "./server-info.js";
+import {
+  LATEST_LEGACY_REVISION,
+  MODERN_REVISION,
+  type Revision,
+  supportsFormElicitation,
+} from "./protocol-revisions.js";
+import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH } from "./server-info.js";
 import { sseEvent } from "./sse-event.js";
 import { toJsonRpcError } from "./to-json-rpc-error.js";
+import type { UserConfirmation } from "./tools/tool-definition.js";
+import {
+  ELICITATION_TIMEOUT_MS,
+  elicitationConfirmation,
+  multiRoundTripConfirmation,
+} from "./user-confirmation.js";
+
+/** The sealing purpose of 2025-11-25 Mcp-Session-Id values (caller-sealed.ts). */
+const SESSION_PURPOSE = "session";
 
 export interface McpGatewayOptions {
   clients: CoreClients;
@@ -62,8 +84,8 @@ function sendError(
   });
 }
 
-/** Header checks of the 2025-06-18 Streamable HTTP transport, before the body is looked at. */
-function checkHeaders(request: FastifyRequest): void {
+/** The content type check of Streamable HTTP, before the body is looked at (versions: classify-request.ts). */
+function checkContentType(request: FastifyRequest): void {
   const contentType = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {
     throw invalidRequest(
@@ -71,12 +93,50 @@ function checkHeaders(request: FastifyRequest): void {
       415,
     );
   }
-  const version = request.headers["mcp-protocol-version"];
-  // Transport "Protocol Version Header": unsupported → 400; absent → a client from before the header existed.
-  if (version !== undefined && version !== PROTOCOL_VERSION) {
-    throw invalidRequest(
-      `Unsupported MCP-Protocol-Version '${String(version)}': this server speaks ${PROTOCOL_VERSION}`,
-    );
+}
+
+/**
+ * The answer to one POST as a Streamable HTTP event stream opened only when needed: a 2025-11-25
+ * tools/call that elicits sends its elicitation/create request first, then the result (2025-11-25
+ * transport "Sending Messages": requests related to the originating request on its stream).
+ */
+class ResponseStream {
+  private opened = false;
+
+  constructor(private readonly reply: FastifyReply) {}
+
+  get isOpen(): boolean {
+    return this.opened;
+  }
+
+  write(message: object): void {
+    if (!this.opened) {
+      this.reply.hijack();
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(this.reply.getHeaders())) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      }
+      this.reply.raw.writeHead(200, {
+        ...headers,
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      });
+      this.opened = true;
+    }
+    this.reply.raw.write(sseEvent(JSON.stringify(message)));
+  }
+
+  end(message: object): FastifyReply {
+    this.write(message);
+    this.reply.raw.end();
+    return this.reply;
+  }
+
+  /** Calls `listener` if the client goes away before the stream ended; returns the unsubscribe. */
+  onClose(listener: () => void): () => void {
+    this.reply.raw.on("close", listener);
+    return () => this.reply.raw.off("close", listener);
   }
 }
 
@@ -143,33 +203,136 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     ),
   );
 
+  /**
+   * 2025-11-25 elicitations waiting for the client's answer, by session and request id. In this
+   * process only: the answer's POST must reach the gateway that holds the stream (one gateway, or
+   * a balancer keeping a client's connections together); one that lands elsewhere is accepted and
+   * dropped, and the waiting call ends unconfirmed when its stream closes or the wait times out.
+   */
+  const waitingAnswers = new Map<
+    string,
+    (answer: { result?: unknown; error?: unknown } | undefined) => void
+  >();
+
+  /** The 2025-11-25 session an Mcp-Session-Id stands for, if this server sealed it for this caller. */
+  const sessionOf = (request: FastifyRequest): { id: string; elicitation: boolean } | undefined => {
+    const id = request.headers["mcp-session-id"];
+    if (typeof id !== "string") return undefined;
+    const value = unseal(SESSION_PURPOSE, request.headers.authorization ?? "", id);
+    return value === undefined ? undefined : { id, elicitation: value.elicitation === true };
+  };
+
+  /** How this request may ask the user (ToolContext.confirmation), if at all. */
+  const confirmationFor = (
+    request: FastifyRequest,
+    revision: Revision,
+    params: unknown,
+    clientCapabilities: Record<string, unknown> | undefined,
+    stream: ResponseStream,
+  ): UserConfirmation | undefined => {
+    const credential = request.headers.authorization ?? "";
+    if (revision === MODERN_REVISION) {
+      return supportsFormElicitation(clientCapabilities)
+        ? multiRoundTripConfirmation(
+            typeof params === "object" && params !== null ? (params as Record<string, unknown>) : {},
+            credential,
+          )
+        : undefined;
+    }
+    if (revision !== LATEST_LEGACY_REVISION || !acceptsEventStream(request.headers.accept)) return undefined;
+    const session = sessionOf(request);
+    if (!session?.elicitation) return undefined;
+    return elicitationConfirmation(
+      (method, requestParams) =>
+        new Promise((resolve) => {
+          const requestId = `elicitation-${randomUUID()}`;
+          const key = `${session.id}\u0000${requestId}`;
+          const finish = (answer: { result?: unknown; error?: unknown } | undefined) => {
+            clearTimeout(timer);
+            stopListening();
+            waitingAnswers.delete(key);
+            resolve(answer?.error === undefined ? answer?.result : undefined);
+          };
+          const timer = setTimeout(() => finish(undefined), ELICITATION_TIMEOUT_MS);
+          timer.unref();
+          const stopListening = stream.onClose(() => finish(undefined));
+          waitingAnswers.set(key, finish);
+          stream.write({ jsonrpc: "2.0", id: requestId, method, params: requestParams });
+        }),
+    );
+  };
+
   app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false }, async (request, reply) => {
     const format = negotiateResponseFormat(request.headers.accept);
+    const stream = new ResponseStream(reply);
     let id: JsonRpcId = null;
+    let revision: Revision | undefined;
     try {
       if (format === undefined) {
         throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
       }
-      checkHeaders(request);
+      checkContentType(request);
       const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
+      if (message.kind === "request") id = message.id;
+      const era = classifyRequest(request.headers, message);
+      revision = era.revision;
       const callOptions: CallOptions = {
         // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
         headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
         timeoutMs: CORE_CALL_TIMEOUT_MS,
       };
+      const confirmation =
+        message.kind === "request" && message.method === "tools/call"
+          ? confirmationFor(
+              request,
+              era.revision,
+              message.params,
+              "clientCapabilities" in era ? era.clientCapabilities : undefined,
+              stream,
+            )
+          : undefined;
       const context: RequestContext = {
         clients: options.clients,
         callOptions,
         version: options.version,
+        revision: era.revision,
+        ...(confirmation ? { confirmation } : {}),
         ...(recordToolCall ? { recordToolCall } : {}),
       };
       if (message.kind !== "request") {
         // Transport "Sending Messages": an accepted notification or response is 202 with no body.
         await authenticateCaller(context);
+        if (message.kind === "response") {
+          const session = sessionOf(request);
+          if (session) waitingAnswers.get(`${session.id}\u0000${String(message.id)}`)?.(message);
+        }
         return reply.code(202).send();
       }
-      id = message.id;
-      const result = await handleRequest(message.method, message.params, context);
+      const result = frameResult(
+        message.method,
+        await handleRequest(message.method, message.params, context),
+        era.revision,
+        options.version,
+      );
+      if (message.method === "initialize") {
+        // 2025-11-25 with form elicitation: a session, so later requests can tell that the client
+        // declared it (the 2025 handshake is the only place capabilities are stated). The id is
+        // sealed, not stored (caller-sealed.ts): any replica reads it; none is issued otherwise.
+        const params = message.params as { capabilities?: unknown } | undefined;
+        if (
+          result.protocolVersion === LATEST_LEGACY_REVISION &&
+          supportsFormElicitation(params?.capabilities)
+        ) {
+          reply.header(
+            "mcp-session-id",
+            seal(SESSION_PURPOSE, request.headers.authorization ?? "", {
+              revision: LATEST_LEGACY_REVISION,
+              elicitation: true,
+            }),
+          );
+        }
+      }
+      if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, result });
       return send(reply, format, 200, { jsonrpc: "2.0", id, result });
     } catch (error) {
       if (error instanceof ConnectError) {
@@ -177,13 +340,10 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
       } else if (!(error instanceof JsonRpcError)) {
         request.log.error({ err: error }, "MCP gateway failed");
       }
-      return sendError(
-        reply,
-        format ?? "json",
-        id,
-        error instanceof JsonRpcError ? error : toJsonRpcError(error),
-        challengeFor(request),
-      );
+      const rpcError = error instanceof JsonRpcError ? error : toJsonRpcError(error);
+      const framed = revision === MODERN_REVISION ? rpcError.forModernRevision() : rpcError;
+      if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, error: framed.toErrorObject() });
+      return sendError(reply, format ?? "json", id, framed, challengeFor(request));
     }
   });
 };

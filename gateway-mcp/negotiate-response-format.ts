@@ -56,3 +56,11 @@ export function negotiateResponseFormat(accept: string | undefined): ResponseFor
   if (json === 0 && sse === 0) return undefined;
   return sse > json ? "sse" : "json";
 }
+
+/**
+ * Whether the client accepts an event stream at all (q > 0), whatever it prefers: a 2025-11-25
+ * tools/call that must elicit answers as a stream even when plain JSON was preferred.
+ */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && qualityOf(parseAccept(accept), "text", "event-stream") > 0;
+}

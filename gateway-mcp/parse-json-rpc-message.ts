@@ -7,8 +7,16 @@ export type JsonRpcId = string | number | null;
 export type JsonRpcMessage =
   | { readonly kind: "request"; readonly id: JsonRpcId; readonly method: string; readonly params: unknown }
   | { readonly kind: "notification"; readonly method: string }
-  /** A client's answer to a server request; this server sends none, so it is accepted and dropped. */
-  | { readonly kind: "response" };
+  /**
+   * A client's answer to a server request: the only request this server sends is a 2025-11-25
+   * elicitation on a tools/call's response stream (mcp-gateway.ts); any other is accepted and dropped.
+   */
+  | {
+      readonly kind: "response";
+      readonly id: JsonRpcId;
+      readonly result?: unknown;
+      readonly error?: unknown;
+    };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,7 +50,9 @@ export function parseJsonRpcMessage(body: string): JsonRpcMessage {
     throw invalidRequest('Invalid request: "id" must be a string, a number or null');
   }
   if (!("method" in value)) {
-    if (hasId && ("result" in value || "error" in value)) return { kind: "response" };
+    if (hasId && ("result" in value || "error" in value)) {
+      return { kind: "response", id: id as JsonRpcId, result: value.result, error: value.error };
+    }
     throw invalidRequest('Invalid request: "method" is missing');
   }
   if (typeof value.method !== "string" || value.method === "") {

@@ -2,7 +2,10 @@ import { MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
 /** Where the MCP endpoint lives (spec "MCP endpoint"). */
 export const MCP_PATH = MCP_RESOURCE_PATH;
 
-/** Spec: "MCP protocol version: 2025-06-18". The only version this server speaks. */
+/**
+ * Spec: "MCP protocol version: 2025-06-18" — the fixed contract's revision, still served as it was;
+ * 2025-11-25 and 2026-07-28 are spoken beside it (protocol-revisions.ts, docs/decisions/0420).
+ */
 export const PROTOCOL_VERSION = "2025-06-18";
 
 /** The service's name as MCP clients show it; the same name core's status reports. */
@@ -25,5 +28,5 @@ export const SERVER_INSTRUCTIONS = [
   "Before answering questions about the user's projects, people, decisions or earlier conversations, call service_recall.",
   "Save durable facts with service_store_memory (append-only); when a stored fact changed, use service_update_fact on the old memory instead of storing a contradicting one.",
   "Relate memories with service_link (UPPER_SNAKE_CASE relation types such as REFERENCES); service_recall_at_time answers what was true at a past instant.",
-  "Only when the user asks to delete something for good, service_erase_memory erases it: call it without confirm, show the user what it names, and call again with confirm: true only after they agree.",
+  "Only when the user asks to delete something for good, service_erase_memory erases it: if the client can ask the user, the server asks for confirmation itself; otherwise call it without confirm, show the user what it names, and call again with confirm: true only after they agree.",
 ].join(" ");

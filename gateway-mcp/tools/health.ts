@@ -2,6 +2,7 @@ import { z } from "zod";
 import { JSON_RPC_CODES } from "../json-rpc-codes.js";
 import { JsonRpcError } from "../json-rpc-error.js";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const healthInput = z.strictObject({});
 
@@ -25,6 +26,7 @@ export const healthTool = defineTool({
   input: healthInput,
   output: healthOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.health],
   async call(_args, { clients, callOptions }) {
     const response = await clients.status.getStatus({}, callOptions);
     if (response.status === "down") {

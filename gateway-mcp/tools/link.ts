@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { relationArguments } from "./relation-arguments.js";
 import { defineTool } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const linkOutput = z.object({
   edge_id: z.string(),
@@ -21,6 +22,7 @@ export const linkTool = defineTool({
   input: relationArguments,
   output: linkOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  icons: [TOOL_ICONS.link],
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.link(
       { fromId: args.from_id, toId: args.to_id, relType: args.rel_type },

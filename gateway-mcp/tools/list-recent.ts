@@ -9,6 +9,7 @@ import {
 } from "../translate/enum-names.js";
 import { isoFromTimestamp } from "../translate/iso-from-timestamp.js";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const listRecentInput = z.strictObject({
   k: protoInt(ListRecentRequestSchema.field.k)
@@ -46,6 +47,7 @@ export const listRecentTool = defineTool({
   input: listRecentInput,
   output: listRecentOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.list],
   async call(args, { clients, callOptions }) {
     const response = await clients.recall.listRecent(args.k !== undefined ? { k: args.k } : {}, callOptions);
     return {

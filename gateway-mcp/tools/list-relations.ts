@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const listRelationsInput = z.strictObject({
   memory_id: z
@@ -30,6 +31,7 @@ export const listRelationsTool = defineTool({
   input: listRelationsInput,
   output: listRelationsOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.graph],
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.listRelations({ memoryId: args.memory_id }, callOptions);
     return {

@@ -12,6 +12,7 @@ import {
   recallFilterArguments,
 } from "../translate/recall-filter-arguments.js";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 const fields = RecallRequestSchema.field;
 
@@ -63,6 +64,7 @@ export const recallAtTimeTool = defineTool({
   input: recallAtTimeInput,
   output: recallAtTimeOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.history],
   async call(args, { clients, callOptions }) {
     const filter = recallFilterMessage(filterWordsOf(args));
     const asOf = args.as_of === undefined ? undefined : parseIsoInstant(args.as_of);

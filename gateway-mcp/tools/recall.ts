@@ -9,6 +9,7 @@ import {
   recallFilterArguments,
 } from "../translate/recall-filter-arguments.js";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 // Bounds (query length, k, hops) come from the proto, as core enforces them.
 const fields = RecallRequestSchema.field;
@@ -56,6 +57,7 @@ export const recallTool = defineTool({
   input: recallInput,
   output: recallOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.search],
   async call(args, { clients, callOptions }) {
     const filter = recallFilterMessage(filterWordsOf(args));
     const response = await clients.recall.recall(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { quotaFields, quotaFieldsSchema } from "../translate/quota-fields.js";
 import { defineTool, READ_ONLY_HINTS } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const statsInput = z.strictObject({});
 
@@ -22,6 +23,7 @@ export const statsTool = defineTool({
   input: statsInput,
   output: statsOutput,
   annotations: READ_ONLY_HINTS,
+  icons: [TOOL_ICONS.stats],
   async call(_args, { clients, callOptions }) {
     const response = await clients.recall.getStats({}, callOptions);
     return {

@@ -5,6 +5,7 @@ import { MCP_MEMORY_TYPES, memoryTypeValue } from "../translate/enum-names.js";
 import { storedMemoryResult, storedMemorySchema } from "../translate/stored-memory-result.js";
 import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 const fields = StoreMemoryRequestSchema.field;
 
@@ -46,6 +47,7 @@ export const storeMemoryTool = defineTool({
   output: storedMemorySchema,
   requiredForCore: ["content"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  icons: [TOOL_ICONS.add],
   async call(args, { clients, callOptions }) {
     const response = await clients.ingest.storeMemory(
       {

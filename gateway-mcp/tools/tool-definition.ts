@@ -1,13 +1,36 @@
 import type { CallOptions } from "@connectrpc/connect";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Icon, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { CoreClients } from "../../gateway-kit/core-clients.js";
 import { invalidParams } from "../json-rpc-error.js";
+
+/** The user's answer to a confirmation the server asked for (elicitation's `action`). */
+export type ConfirmationAnswer = "accept" | "decline" | "cancel";
+
+/**
+ * A way to ask the user, through the client, to confirm one action (issue 47, item 5): form
+ * elicitation sent on the response stream (2025-11-25) or a multi round-trip input request
+ * (2026-07-28). The tool says what to ask; the revision decides how it travels.
+ */
+export interface UserConfirmation {
+  /**
+   * `subject` names the action exactly (tool and target): an answer given for one subject is never
+   * taken for another. May throw the revision's own signal (2026-07-28: the call ends with an
+   * input_required result, and the retry brings the answer).
+   */
+  ask(request: { readonly subject: string; readonly message: string }): Promise<ConfirmationAnswer>;
+}
 
 /** What a tool's translation gets per call: the core clients and the caller's forwarded credentials. */
 export interface ToolContext {
   readonly clients: CoreClients;
   readonly callOptions: CallOptions;
+  /**
+   * How to ask the user, when the request's revision and the client offer a way (form elicitation
+   * declared); undefined otherwise (2025-06-18, or no elicitation capability): tools then fall back
+   * to an explicit argument.
+   */
+  readonly confirmation?: UserConfirmation;
 }
 
 /** A tool's answer: the structured result, plus an optional plain-text note for the assistant. */
@@ -53,6 +76,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolHints;
+  /** Listed from revision 2025-11-25 on (SEP-973); tools/tool-icons.ts. */
+  readonly icons: readonly Icon[];
   /**
    * Arguments the published schema marks required although a missing value is passed on as empty:
    * the spec files "content missing or empty" under core's content_required (-32603), not -32602.
@@ -64,8 +89,10 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
 /** A tool with its types erased, as tools/list and tools/call use it. */
 export interface RegisteredTool {
   readonly name: string;
-  /** The tools/list entry. */
+  /** The tools/list entry of revision 2025-06-18 (no icons: that revision's Tool has none). */
   readonly listing: Tool;
+  /** The tools/list entry of 2025-11-25 and 2026-07-28: the same plus `icons`. */
+  readonly listingWithIcons: Tool;
   /** The zod form of outputSchema, for tests. */
   readonly output: z.ZodObject;
   /** Validates arguments against the published inputSchema (-32602) and returns the call to make. */
@@ -116,6 +143,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     name: spec.name,
     listing,
+    listingWithIcons: { ...listing, icons: [...spec.icons] },
     output: spec.output,
     prepare(args) {
       const parsed = spec.input.safeParse(args ?? {});

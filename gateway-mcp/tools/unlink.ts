@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { relationArguments } from "./relation-arguments.js";
 import { defineTool } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 export const unlinkOutput = z.object({
   deleted: z.boolean().describe("True when the relation (and its inverse) existed and was removed."),
@@ -16,6 +17,7 @@ export const unlinkTool = defineTool({
   input: relationArguments,
   output: unlinkOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  icons: [TOOL_ICONS.unlink],
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.unlink(
       { fromId: args.from_id, toId: args.to_id, relType: args.rel_type },

@@ -3,6 +3,7 @@ import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
 import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 const fields = UpdateFactRequestSchema.field;
 
@@ -40,6 +41,7 @@ export const updateFactTool = defineTool({
   input: updateFactInput,
   output: updateFactOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  icons: [TOOL_ICONS.edit],
   async call(args, { clients, callOptions }) {
     const response = await clients.graph.updateFact(
       {

@@ -4,6 +4,7 @@ import { UploadDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_
 import { storedMemoryResult, uploadedDocumentSchema } from "../translate/stored-memory-result.js";
 import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
+import { TOOL_ICONS } from "./tool-icons.js";
 
 const fields = UploadDocumentRequestSchema.field;
 
@@ -37,6 +38,7 @@ export const uploadDocumentTool = defineTool({
   output: uploadedDocumentSchema,
   requiredForCore: ["content"],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  icons: [TOOL_ICONS.document],
   async call(args, { clients, callOptions }) {
     const response = await clients.ingest.uploadDocument(
       {

@@ -10,7 +10,7 @@ export interface ServiceMetrics {
   readonly registry: Registry;
   /** HTTP requests by method, route pattern (never the raw URL) and status. */
   readonly httpRequests: Histogram<"method" | "route" | "status">;
-  /** MCP tools/call by tool name and outcome (ok, tool_error, or the JSON-RPC error code). */
+  /** MCP tools/call by tool name and outcome (ok, tool_error, input_required, or error). */
   readonly mcpToolCalls: Histogram<"tool" | "outcome">;
   /** Core RPCs by method (Service/Method), gRPC code name and transport (grpc, in_process). */
   readonly coreCalls: Histogram<"method" | "code" | "transport">;

@@ -44,6 +44,7 @@ test("GET /api/mcp/v1 is public discovery metadata naming version, protocol, end
     name: "memory-service",
     version: "0.0.0-test",
     protocol_version: "2025-06-18",
+    protocol_versions: ["2026-07-28", "2025-11-25", "2025-06-18"],
     endpoint: "/api/mcp/v1",
     transport: "streamable-http",
     authentication: { scheme: "Bearer", header: "Authorization" },

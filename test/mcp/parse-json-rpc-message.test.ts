@@ -30,9 +30,15 @@ test("a message without id is a notification; one with result or error is a resp
     kind: "notification",
     method: "notifications/initialized",
   });
-  t.deepEqual(parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"result":{}}'), { kind: "response" });
-  t.deepEqual(parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}'), {
+  t.like(parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"result":{}}'), {
     kind: "response",
+    id: 1,
+    result: {},
+  });
+  t.like(parseJsonRpcMessage('{"jsonrpc":"2.0","id":"e","error":{"code":1,"message":"x"}}'), {
+    kind: "response",
+    id: "e",
+    error: { code: 1, message: "x" },
   });
 });
 

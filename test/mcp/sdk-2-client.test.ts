@@ -5,10 +5,10 @@ import { startTestService, type TestService, type TestTenant } from "../helpers/
 import { UNTHROTTLED } from "./post-mcp.js";
 import { switchableModels } from "./switchable-embedder.js";
 
-// The MCP SDK's 2.x client (@modelcontextprotocol/client, the current line; the 2025 client tests in
-// sdk-client.test.ts keep the 1.x SDK). With its default, legacy negotiation it offers 2025-11-25;
-// with `auto` it first probes for the 2026-07-28 revision (server/discover). Against this server,
-// which speaks 2025-06-18, both must end in a working 2025-06-18 session.
+// The MCP SDK's 2.x client (@modelcontextprotocol/client, the current line) negotiating with the
+// dual-era endpoint: with its default, legacy negotiation it offers 2025-11-25 over initialize and
+// gets it; with `auto` it probes with server/discover and then speaks 2026-07-28 statelessly. The
+// whole tool suite runs with it in sdk-client.test.ts ("2026-07-28" mode).
 
 let service: TestService;
 let tenant: TestTenant;
@@ -39,10 +39,13 @@ async function connect(
   return { client, transport };
 }
 
+const EXPECTED = { legacy: "2025-11-25", auto: "2026-07-28" } as const;
+
 for (const mode of ["legacy", "auto"] as const) {
-  test(`2.x client (${mode} negotiation) settles on 2025-06-18, lists every tool in the server's order and stores what it recalls`, async (t) => {
+  test(`2.x client (${mode} negotiation) settles on ${EXPECTED[mode]}, lists every tool in the server's order and stores what it recalls`, async (t) => {
     const { client, transport } = await connect(mode);
-    t.is(transport.protocolVersion, "2025-06-18");
+    t.is(transport.protocolVersion, EXPECTED[mode]);
+    t.is(client.getNegotiatedProtocolVersion(), EXPECTED[mode]);
     t.like(client.getServerVersion(), { name: "memory-service" });
     const { tools } = await client.listTools();
     t.deepEqual(

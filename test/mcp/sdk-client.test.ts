@@ -1,4 +1,3 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import test, { type ExecutionContext } from "ava";
 import type { z } from "zod";
 import type { linkOutput } from "../../gateway-mcp/tools/link.js";
@@ -16,11 +15,21 @@ import type {
 } from "../../gateway-mcp/translate/stored-memory-result.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
 import { UNTHROTTLED } from "./post-mcp.js";
-import { type ConnectedClient, callTool, connectSdkClient, type TransportMode } from "./sdk-client.js";
+import {
+  type ConnectedClient,
+  callTool,
+  connectSdkClient,
+  REVISION_OF_MODE,
+  type TransportMode,
+} from "./sdk-client.js";
 import { switchableModels } from "./switchable-embedder.js";
 
-// Every tool, prompt and error case driven through the official SDK Client over Streamable HTTP,
-// once with plain JSON answers (the default) and once with SSE answers.
+// Every tool, prompt and error case driven through the official SDK clients over Streamable HTTP, in
+// every revision the endpoint speaks (issue 47, item 6): the 1.x client on 2025-11-25 with plain
+// JSON answers (the default) and with SSE answers, the 1.x client on 2025-06-18 (the spec's
+// revision), and the 2.x client on 2026-07-28 (stateless, per-request _meta).
+
+const MODES = ["json", "sse", "2025-06-18", "2026-07-28"] as const satisfies readonly TransportMode[];
 
 type Stored = z.output<typeof storedMemorySchema>;
 type Uploaded = z.output<typeof uploadedDocumentSchema>;
@@ -41,7 +50,7 @@ test.before(async () => {
   service = await startTestService({ models: switchableModels() });
   tenant = await service.createTenant({ scopes: ["read", "write"], limitsOverride: UNTHROTTLED });
   readOnlyToken = (await tenant.issueToken(["read"], "read only")).token;
-  for (const mode of ["json", "sse"] as const) {
+  for (const mode of MODES) {
     clients.set(mode, await connectSdkClient(service.httpUrl, tenant.token, mode));
     readOnlyClients.set(mode, await connectSdkClient(service.httpUrl, readOnlyToken, mode));
   }
@@ -63,33 +72,59 @@ function uniqueWord(): string {
   return `zq${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** A JSON-RPC error as either SDK line raises it (1.x McpError, 2.x ProtocolError): code and data. */
+interface RpcFailure extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+}
+
 async function rejectsWith(
   t: ExecutionContext,
   promise: Promise<unknown>,
   code: number,
   what: string,
-): Promise<McpError> {
-  const error = await t.throwsAsync(promise, { instanceOf: McpError }, what);
-  t.is(error?.code, code, `${what}: ${error?.message}`);
+): Promise<RpcFailure> {
+  const error = await t.throwsAsync(promise, undefined, what);
   if (!error) throw new Error(`${what} did not fail`);
-  return error;
+  const failure = error as RpcFailure;
+  t.is(failure.code, code, `${what}: ${error.message}`);
+  return failure;
 }
 
-for (const mode of ["json", "sse"] as const) {
-  test(`${mode}: connecting negotiates 2025-06-18 and reads server info, capabilities and instructions`, (t) => {
+for (const mode of MODES) {
+  test(`${mode}: connecting negotiates ${REVISION_OF_MODE[mode]} and reads server info, capabilities and instructions`, (t) => {
     const connected = clients.get(mode);
-    t.is(connected?.transport.protocolVersion, "2025-06-18");
+    t.is(connected?.protocolVersion, REVISION_OF_MODE[mode]);
     t.like(connected?.client.getServerVersion(), { name: "memory-service", version: "0.0.0-test" });
     t.truthy(connected?.client.getServerCapabilities()?.tools);
     t.truthy(connected?.client.getServerCapabilities()?.prompts);
     t.regex(connected?.client.getInstructions() ?? "", /service_recall/);
   });
 
-  test(`${mode}: every POST answer arrived in the ${mode} format`, async (t) => {
+  test(`${mode}: every POST answer arrived in the ${mode === "sse" ? "sse" : "json"} format`, async (t) => {
     await clientFor(mode).ping();
     const types = clients.get(mode)?.answerTypes.filter(Boolean) ?? [];
     t.true(types.length > 0);
     for (const type of types) t.regex(type, mode === "sse" ? /^text\/event-stream/ : /^application\/json/);
+  });
+
+  test(`${mode}: every request was framed as ${REVISION_OF_MODE[mode]} frames it`, async (t) => {
+    await clientFor(mode).listTools();
+    const bodies = (clients.get(mode)?.sentBodies ?? []).map(
+      (body) => JSON.parse(body) as { method?: string; params?: { _meta?: Record<string, unknown> } },
+    );
+    const methods = bodies.map((body) => body.method);
+    if (mode === "2026-07-28") {
+      // Stateless: no handshake; server/discover first, the version in every request's _meta.
+      t.false(methods.includes("initialize"));
+      t.is(methods[0], "server/discover");
+      for (const body of bodies.filter((b) => b.method !== undefined)) {
+        t.is(body.params?._meta?.["io.modelcontextprotocol/protocolVersion"], "2026-07-28", body.method);
+      }
+    } else {
+      t.is(methods[0], "initialize");
+      t.false(methods.includes("server/discover"));
+    }
   });
 
   test(`${mode}: tools/list gives every tool with input and output schemas, a title and all four hints`, async (t) => {
@@ -106,6 +141,9 @@ for (const mode of ["json", "sse"] as const) {
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const)
         t.is(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
       t.is(tool.annotations?.openWorldHint, false, tool.name);
+      // Icons from 2025-11-25 on (SEP-973); 2025-06-18's Tool has none.
+      if (mode === "2025-06-18") t.is(tool.icons, undefined, tool.name);
+      else t.regex(tool.icons?.[0]?.src ?? "", /^data:image\/svg\+xml;base64,/, tool.name);
     }
   });
 
@@ -469,7 +507,9 @@ for (const mode of ["json", "sse"] as const) {
     }
   });
 
-  test(`${mode}: a read-only token may recall but writing is -32002`, async (t) => {
+  // 2026-07-28 forbids emitting -32002; the same refusal is -31002 there (docs/mcp.md "Errors").
+  const scopeMissing = mode === "2026-07-28" ? -31002 : -32002;
+  test(`${mode}: a read-only token may recall but writing is ${scopeMissing}`, async (t) => {
     const client = readOnlyClients.get(mode)?.client;
     if (!client) throw new Error("not connected");
     await callTool(client, "service_recall", { query: "anything" });
@@ -497,7 +537,7 @@ for (const mode of ["json", "sse"] as const) {
         },
       ],
     ] as const) {
-      const error = await rejectsWith(t, client.callTool({ name, arguments: args }), -32002, name);
+      const error = await rejectsWith(t, client.callTool({ name, arguments: args }), scopeMissing, name);
       t.regex(error.message, /write/);
     }
   });
