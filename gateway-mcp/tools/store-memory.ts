@@ -3,7 +3,7 @@ import { protoString } from "../../gateway-kit/proto-rules.js";
 import { StoreMemoryRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { MCP_MEMORY_TYPES, memoryTypeValue } from "../translate/enum-names.js";
 import { storedMemoryResult, storedMemorySchema } from "../translate/stored-memory-result.js";
-import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
+import { idempotencyKeyArgument, keyedWrite } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 import { TOOL_ICONS } from "./tool-icons.js";
 
@@ -49,15 +49,17 @@ export const storeMemoryTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   icons: [TOOL_ICONS.add],
   async call(args, { clients, callOptions }) {
-    const response = await clients.ingest.storeMemory(
-      {
-        content: args.content ?? "",
-        ...(args.title !== undefined ? { title: args.title } : {}),
-        ...(args.memory_type !== undefined ? { memoryType: memoryTypeValue(args.memory_type) } : {}),
-        ...(args.tags !== undefined ? { tags: args.tags } : {}),
-        ...(args.source !== undefined ? { source: args.source } : {}),
-      },
-      withIdempotencyKey(callOptions, args.idempotency_key),
+    const response = await keyedWrite(callOptions, args.idempotency_key, (options) =>
+      clients.ingest.storeMemory(
+        {
+          content: args.content ?? "",
+          ...(args.title !== undefined ? { title: args.title } : {}),
+          ...(args.memory_type !== undefined ? { memoryType: memoryTypeValue(args.memory_type) } : {}),
+          ...(args.tags !== undefined ? { tags: args.tags } : {}),
+          ...(args.source !== undefined ? { source: args.source } : {}),
+        },
+        options,
+      ),
     );
     const hint = response.memory?.quota?.hint;
     return { structured: storedMemoryResult(response.memory), ...(hint ? { note: hint } : {}) };

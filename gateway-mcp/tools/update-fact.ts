@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
-import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
+import { idempotencyKeyArgument, keyedWrite } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 import { TOOL_ICONS } from "./tool-icons.js";
 
@@ -43,14 +43,16 @@ export const updateFactTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   icons: [TOOL_ICONS.edit],
   async call(args, { clients, callOptions }) {
-    const response = await clients.graph.updateFact(
-      {
-        targetId: args.target_id,
-        newTitle: args.new_title,
-        newContent: args.new_content,
-        ...(args.update_reason !== undefined ? { updateReason: args.update_reason } : {}),
-      },
-      withIdempotencyKey(callOptions, args.idempotency_key),
+    const response = await keyedWrite(callOptions, args.idempotency_key, (options) =>
+      clients.graph.updateFact(
+        {
+          targetId: args.target_id,
+          newTitle: args.new_title,
+          newContent: args.new_content,
+          ...(args.update_reason !== undefined ? { updateReason: args.update_reason } : {}),
+        },
+        options,
+      ),
     );
     return {
       structured: {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { UploadDocumentRequestSchema } from "../../gen/memory/v1/ingest_service_pb.js";
 import { storedMemoryResult, uploadedDocumentSchema } from "../translate/stored-memory-result.js";
-import { idempotencyKeyArgument, withIdempotencyKey } from "./idempotency-key.js";
+import { idempotencyKeyArgument, keyedWrite } from "./idempotency-key.js";
 import { defineTool } from "./tool-definition.js";
 import { TOOL_ICONS } from "./tool-icons.js";
 
@@ -40,13 +40,15 @@ export const uploadDocumentTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   icons: [TOOL_ICONS.document],
   async call(args, { clients, callOptions }) {
-    const response = await clients.ingest.uploadDocument(
-      {
-        content: args.content ?? "",
-        ...(args.title !== undefined ? { title: args.title } : {}),
-        ...(args.source !== undefined ? { source: args.source } : {}),
-      },
-      withIdempotencyKey(callOptions, args.idempotency_key),
+    const response = await keyedWrite(callOptions, args.idempotency_key, (options) =>
+      clients.ingest.uploadDocument(
+        {
+          content: args.content ?? "",
+          ...(args.title !== undefined ? { title: args.title } : {}),
+          ...(args.source !== undefined ? { source: args.source } : {}),
+        },
+        options,
+      ),
     );
     const hint = response.memory?.quota?.hint;
     return {
