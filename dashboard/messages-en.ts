@@ -12,6 +12,15 @@ export const en = {
   copyManually: "Copying is not allowed here: the text is selected, press Ctrl+C (⌘C).",
   never: "never",
   error: "Error",
+  tooManyRequests: "Too many requests in a short time. Please wait a minute and try again.",
+  // plan gates (402)
+  planNeeded: "{feature} needs the {plan} plan or higher. Your workspace has the {current} plan.",
+  seePlans: "See plans and upgrade",
+  featureWebhooks: "Webhooks",
+  featureAuditExport: "The audit-log download",
+  featureApiTokens: "API tokens",
+  featureByok: "Your own provider keys",
+  featureMemoryLimit: "Storing more memories",
   // sign-in
   signInTitle: "Sign in",
   signInLead: "We send you a sign-in link by e-mail. No password needed.",
@@ -97,6 +106,9 @@ export const en = {
     "Delete the key “{name}”? A key still selected for embeddings or reranking cannot be deleted.",
   noWebhooks: "No webhooks yet.",
   noDeliveries: "No deliveries yet.",
+  deliveryPending: "pending",
+  deliveryDelivered: "delivered",
+  deliveryDead: "given up",
   // keys
   keysTitle: "Provider keys",
   keysLead:

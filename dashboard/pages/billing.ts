@@ -1,9 +1,9 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { DASHBOARD, type Session } from "../session.js";
-import { Notice, PageHead, Select } from "../ui.js";
+import { ErrorNotice, Notice, PageHead, Select } from "../ui.js";
 
 const PAID_PLANS = ["plus", "pro", "team", "api"] as const;
 
@@ -11,7 +11,7 @@ const PAID_PLANS = ["plus", "pro", "team", "api"] as const;
 export function BillingPage(props: { session: Session }): ComponentChildren {
   const [plan, setPlan] = useState<string>("pro");
   const [billing, setBilling] = useState<string>("monthly");
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const checkout = new URLSearchParams(location.search).get("checkout");
   const go = async (path: string, body?: unknown) => {
     setError(undefined);
@@ -19,7 +19,7 @@ export function BillingPage(props: { session: Session }): ComponentChildren {
       const { url } = await api<{ url: string }>("POST", path, body);
       location.assign(url);
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
@@ -28,7 +28,7 @@ export function BillingPage(props: { session: Session }): ComponentChildren {
     h(PageHead, { title: t("billingTitle") }),
     checkout === "success" ? h(Notice, { kind: "info" }, t("checkoutSuccess")) : null,
     checkout === "cancelled" ? h(Notice, { kind: "warn" }, t("checkoutCancelled")) : null,
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "div",
       { class: "card" },

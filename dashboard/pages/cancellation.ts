@@ -1,8 +1,8 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { Field, Notice, PageHead } from "../ui.js";
+import { ErrorNotice, Field, Notice, PageHead } from "../ui.js";
 
 /** The public cancellation button (§312k BGB, POST /api/kuendigung in two steps), no sign-in needed. */
 export function CancellationPage(): ComponentChildren {
@@ -11,13 +11,13 @@ export function CancellationPage(): ComponentChildren {
   const [reason, setReason] = useState("");
   const [pending, setPending] = useState<{ message: string; confirmationToken: string } | undefined>();
   const [done, setDone] = useState<{ message: string; receivedAt: string } | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const call = async <T>(body: unknown, then: (answer: T) => void) => {
     setError(undefined);
     try {
       then(await api<T>("POST", "/api/kuendigung", body));
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   let body: ComponentChildren;
@@ -63,7 +63,7 @@ export function CancellationPage(): ComponentChildren {
     "section",
     { class: "card narrow" },
     h(PageHead, { title: t("cancelTitle"), lead: t("cancelLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     body,
   );
 }

@@ -2,7 +2,7 @@ import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
 import { api, errorText } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { ConfirmButton, DataTable, Field, Notice, PageHead, Select, useApiList } from "../ui.js";
+import { ConfirmButton, DataTable, ErrorNotice, Field, PageHead, Select, useApiList } from "../ui.js";
 
 /** The providers core knows (docs/providers.md). */
 const PROVIDERS = ["openai", "openai-compatible", "cohere", "voyage", "jina", "mistral"] as const;
@@ -96,7 +96,7 @@ export function KeysPage(): ComponentChildren {
   const [apiKey, setApiKey] = useState("");
   const [baseUrl, setBaseUrl] = useState("");
   const [model, setModel] = useState("");
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const { items: keys, reload: load } = useApiList<ProviderKey>("/api/keys", setError);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -113,14 +113,14 @@ export function KeysPage(): ComponentChildren {
       setApiKey("");
       await load();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
     "section",
     null,
     h(PageHead, { title: t("keysTitle"), lead: t("keysLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "form",
       { class: "card", onSubmit: submit },

@@ -1,13 +1,13 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
 import {
   Checkboxes,
   ConfirmButton,
   DataTable,
+  ErrorNotice,
   Field,
-  Notice,
   PageHead,
   SecretOnce,
   useApiList,
@@ -26,7 +26,7 @@ interface ApiToken {
 function RevokeButton(props: {
   token: ApiToken;
   onRevoked: () => void;
-  onError: (m: string) => void;
+  onError: (error: unknown) => void;
 }): ComponentChildren {
   return h(ConfirmButton, {
     label: t("revoke"),
@@ -38,7 +38,7 @@ function RevokeButton(props: {
         await api("DELETE", `/api/tokens/${encodeURIComponent(props.token.id)}`);
         props.onRevoked();
       } catch (e) {
-        props.onError(errorText(e));
+        props.onError(e);
       }
     },
   });
@@ -49,7 +49,7 @@ export function TokensPage(): ComponentChildren {
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>(["read", "write"]);
   const [created, setCreated] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
 
   const { items: tokens, reload: load } = useApiList<ApiToken>("/api/tokens", setError);
 
@@ -62,7 +62,7 @@ export function TokensPage(): ComponentChildren {
       setName("");
       await load();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
 
@@ -70,7 +70,7 @@ export function TokensPage(): ComponentChildren {
     "section",
     null,
     h(PageHead, { title: t("tokensTitle"), lead: t("tokensLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     created ? h(SecretOnce, { lead: t("tokenOnce"), secret: created, testId: "new-token" }) : null,
     h(
       "form",

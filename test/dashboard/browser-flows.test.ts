@@ -295,7 +295,7 @@ flow("exports: the audit CSV and the tenant bundle download", async (t) => {
   await page.getByRole("link", { name: "Exports" }).click();
   const [audit] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("link", { name: /Download Audit log/ }).click(),
+    page.getByRole("button", { name: /Download Audit log/ }).click(),
   ]);
   t.is(audit.suggestedFilename(), "audit-log.csv");
   const csv = await readFile((await audit.path()) ?? "", "utf8");
