@@ -30,3 +30,8 @@ export function formatTime(iso: string | null | undefined): string {
     timeStyle: "medium",
   });
 }
+
+/** A calendar date in the current language's format ("5 January 2027", "5. Januar 2027"). */
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString(current === "de" ? "de-DE" : "en-GB", { dateStyle: "long" });
+}
