@@ -31,7 +31,14 @@ export function formatTime(iso: string | null | undefined): string {
   });
 }
 
-/** A calendar date in the current language's format ("5 January 2027", "5. Januar 2027"). */
+/**
+ * A calendar date in the current language's format ("5 January 2027", "5. Januar 2027"): of a
+ * moment (ISO date-time) in the browser's time zone; a bare YYYY-MM-DD as that very day.
+ */
 export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(current === "de" ? "de-DE" : "en-GB", { dateStyle: "long" });
+  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(iso);
+  return new Date(iso).toLocaleDateString(current === "de" ? "de-DE" : "en-GB", {
+    dateStyle: "long",
+    ...(dayOnly ? { timeZone: "UTC" } : {}),
+  });
 }

@@ -197,10 +197,46 @@ export const de: Record<MessageKey, string> = {
   current: "diese Version",
   recent: "Neueste Erinnerungen",
   cancelTitle: "Abonnement kündigen",
-  cancelLead: "Kündigen Sie Ihren Vertrag hier, ohne Anmeldung. Wir bestätigen den Eingang per E-Mail.",
+  cancelLead:
+    "Kündigen Sie Ihren Vertrag hier, ohne Anmeldung. Vor dem Absenden prüfen Sie Ihre Angaben; den Eingang bestätigen wir auf der nächsten Seite und per E-Mail.",
   workspace: "Arbeitsbereich (Slug)",
   reason: "Grund (optional)",
   cancelStep1: "Weiter",
   cancelNow: "Jetzt kündigen",
-  cancelReceived: "Eingegangen am {at}.",
+  cancelKind: "Art der Kündigung",
+  cancelOrdinary: "Ordentliche Kündigung",
+  cancelExtraordinary: "Außerordentliche Kündigung",
+  cancelOrdinaryLong: "Ordentliche Kündigung (zum Ende des bezahlten Zeitraums)",
+  cancelExtraordinaryLong: "Außerordentliche Kündigung aus wichtigem Grund (mit Angabe des Grundes)",
+  cancelWhen: "Vertragsende",
+  cancelEarliest: "Zum nächstmöglichen Zeitpunkt",
+  cancelAtDate: "Zu einem Wunschtermin",
+  cancelOnDate: "Zum {date}",
+  cancelDate: "Gewünschtes Vertragsende",
+  cancelDateHelp:
+    "Endet der bezahlte Zeitraum später als dieser Tag, endet der Vertrag mit dem bezahlten Zeitraum.",
+  cancelEmailHelp:
+    "Die Adresse der Inhaberin oder des Inhabers des Arbeitsbereichs; dorthin geht die Bestätigung.",
+  cancelWorkspaceHelp: "Die Adresse des Arbeitsbereichs, wie sie oben im Dashboard steht, z. B. acme-gmbh.",
+  cancelReasonRequired: "Grund (bei außerordentlicher Kündigung erforderlich)",
+  cancelReasonLabel: "Grund",
+  cancelCheckTitle: "Bitte prüfen Sie Ihre Kündigung",
+  cancelCheckLead:
+    "Noch ist nichts gekündigt. Senden Sie die Kündigung mit „Jetzt kündigen“ ab oder ändern Sie Ihre Angaben.",
+  cancelEdit: "Angaben ändern",
+  cancelDoneTitle: "Ihre Kündigung ist eingegangen",
+  cancelReceivedAt: "Ihre Kündigung ist am {at} bei uns eingegangen.",
+  cancelMailed:
+    "Besteht zu diesen Angaben ein Vertrag, erhalten Sie an {email} eine Bestätigung mit dem Datum, zu dem die Kündigung wirksam wird.",
+  cancelEffective: "Sie können diese Seite als Nachweis Ihrer Kündigung speichern oder drucken.",
+  cancelPrint: "Seite drucken oder speichern",
+  cancelErrUnavailable:
+    "Die Online-Kündigung ist auf diesem Server nicht eingerichtet. Bitte wenden Sie sich an den Betreiber.",
+  cancelErrEmail: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
+  cancelErrWorkspace:
+    "Die Adresse des Arbeitsbereichs hat 2 bis 63 Zeichen: Kleinbuchstaben, Ziffern und Bindestriche, am Anfang ein Buchstabe oder eine Ziffer.",
+  cancelErrDate: "Bitte wählen Sie als Wunschtermin heute oder einen späteren Tag.",
+  cancelErrReason: "Eine außerordentliche Kündigung braucht die Angabe des Grundes.",
+  cancelErrExpired:
+    "Die Bestätigung hat länger als 30 Minuten gedauert. Bitte prüfen Sie Ihre Angaben und senden Sie sie erneut.",
 };

@@ -200,12 +200,44 @@ export const en = {
   recent: "Newest memories",
   // cancellation
   cancelTitle: "Cancel a subscription",
-  cancelLead: "Cancel your contract here, without signing in. We confirm receipt by e-mail.",
+  cancelLead:
+    "Cancel your contract here, without signing in. You check your details before sending, and we confirm receipt on the next page and by e-mail.",
   workspace: "Workspace (slug)",
   reason: "Reason (optional)",
   cancelStep1: "Continue",
   cancelNow: "Cancel now",
-  cancelReceived: "Received on {at}.",
+  cancelKind: "Kind of cancellation",
+  cancelOrdinary: "Ordinary cancellation",
+  cancelExtraordinary: "Extraordinary cancellation",
+  cancelOrdinaryLong: "Ordinary cancellation (at the end of the paid period)",
+  cancelExtraordinaryLong: "Extraordinary cancellation for good cause (a reason is required)",
+  cancelWhen: "End of the contract",
+  cancelEarliest: "At the earliest possible date",
+  cancelAtDate: "On a date of my choice",
+  cancelOnDate: "On {date}",
+  cancelDate: "Wished end date",
+  cancelDateHelp: "If the paid period ends later than this date, the contract ends with the paid period.",
+  cancelEmailHelp: "The address of the workspace's owner; the confirmation is sent there.",
+  cancelWorkspaceHelp: "The workspace's address as shown in the dashboard's header, e.g. acme-gmbh.",
+  cancelReasonRequired: "Reason (required for an extraordinary cancellation)",
+  cancelReasonLabel: "Reason",
+  cancelCheckTitle: "Please check your cancellation",
+  cancelCheckLead: "Nothing is cancelled yet. Send it with “Cancel now”, or change your details.",
+  cancelEdit: "Change details",
+  cancelDoneTitle: "Your cancellation has been received",
+  cancelReceivedAt: "We received your cancellation on {at}.",
+  cancelMailed:
+    "If a contract matches these details, a confirmation with the date the cancellation takes effect is sent to {email}.",
+  cancelEffective: "You can save or print this page as proof of your cancellation.",
+  cancelPrint: "Print or save this page",
+  cancelErrUnavailable: "Online cancellation is not available on this server. Please contact its operator.",
+  cancelErrEmail: "Please enter a valid e-mail address.",
+  cancelErrWorkspace:
+    "The workspace address has 2 to 63 characters: lower-case letters, digits and hyphens, starting with a letter or digit.",
+  cancelErrDate: "Please choose a wished end date that is today or later.",
+  cancelErrReason: "An extraordinary cancellation needs its reason.",
+  cancelErrExpired:
+    "The confirmation took longer than 30 minutes. Please check your details and send them again.",
 };
 
 export type MessageKey = keyof typeof en;

@@ -171,21 +171,120 @@ flow(
   },
 );
 
-flow("the public cancellation page takes a cancellation in two steps, without signing in", async (t) => {
-  const anonymous = await bed.browser.newContext({ locale: "de-DE", viewport: { width: 375, height: 740 } });
-  const cancel = await anonymous.newPage();
-  await cancel.goto(`${bed.url}/dashboard/kuendigung`);
-  await cancel.getByRole("heading", { name: "Abonnement kündigen" }).waitFor();
-  await cancel.getByLabel("E-Mail-Adresse").fill(email);
-  await cancel.getByLabel("Arbeitsbereich (Slug)").fill(`pay-${process.pid}`);
-  await cancel.getByRole("button", { name: "Weiter" }).click();
-  await cancel.getByRole("button", { name: "Jetzt kündigen" }).click();
-  const received = cancel.getByRole("status").filter({ hasText: "Eingegangen am" });
-  await received.waitFor();
-  await cancel.screenshot({
-    path: `${ARTIFACTS}dashboard-cancellation-received-de-phone.png`,
-    fullPage: true,
-  });
-  t.deepEqual(seriousViolations(await axeViolations(cancel)), []);
-  await anonymous.close();
-});
+flow(
+  "the public cancellation page (§ 312k BGB): kind, wished date, identifying fields, a check step, a receipt with its time",
+  async (t) => {
+    const anonymous = await bed.browser.newContext({
+      locale: "de-DE",
+      viewport: { width: 375, height: 740 },
+    });
+    const cancel = await anonymous.newPage();
+    await cancel.goto(`${bed.url}/dashboard/kuendigung`);
+    await cancel.getByRole("heading", { name: "Abonnement kündigen" }).waitFor();
+    // Defaults: ordinary, at the earliest possible date.
+    t.true(await cancel.getByLabel("Ordentliche Kündigung (zum Ende des bezahlten Zeitraums)").isChecked());
+    t.true(await cancel.getByLabel("Zum nächstmöglichen Zeitpunkt").isChecked());
+    await cancel.screenshot({ path: `${ARTIFACTS}dashboard-cancellation-form-de-phone.png`, fullPage: true });
+    t.deepEqual(seriousViolations(await axeViolations(cancel)), []);
+
+    await cancel.getByLabel("Außerordentliche Kündigung aus wichtigem Grund").check();
+    await cancel
+      .getByLabel("Grund (bei außerordentlicher Kündigung erforderlich)")
+      .fill("Dienst nicht erreichbar");
+    await cancel.getByLabel("Zu einem Wunschtermin").check();
+    // A wished date after the paid period (20 days): the contract ends on that day.
+    const wished = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    await cancel.getByLabel("Gewünschtes Vertragsende").fill(wished);
+    await cancel.getByLabel("E-Mail-Adresse").fill(email);
+    await cancel.getByLabel("Arbeitsbereich (Slug)").fill(`pay-${process.pid}`);
+    await cancel.getByRole("button", { name: "Weiter" }).click();
+
+    await cancel.getByRole("heading", { name: "Bitte prüfen Sie Ihre Kündigung" }).waitFor();
+    const wishedDe = new Date(`${wished}T00:00:00Z`).toLocaleDateString("de-DE", {
+      dateStyle: "long",
+      timeZone: "UTC",
+    });
+    const check = (await cancel.locator(".summary").textContent()) ?? "";
+    t.true(check.includes("Außerordentliche Kündigung"), check);
+    t.true(check.includes(`Zum ${wishedDe}`), check);
+    t.true(
+      check.includes(email) &&
+        check.includes(`pay-${process.pid}`) &&
+        check.includes("Dienst nicht erreichbar"),
+    );
+    await cancel.screenshot({
+      path: `${ARTIFACTS}dashboard-cancellation-check-de-phone.png`,
+      fullPage: true,
+    });
+    await cancel.getByRole("button", { name: "Jetzt kündigen" }).click();
+
+    await cancel.getByRole("heading", { name: "Ihre Kündigung ist eingegangen" }).waitFor();
+    const received = (await cancel.getByTestId("received").textContent()) ?? "";
+    t.regex(
+      received,
+      /^Ihre Kündigung ist am \d{1,2}\. \S+ \d{4} um \d{2}:\d{2}:\d{2} \S+ bei uns eingegangen\.$/,
+    );
+    const shown = (await cancel.locator("main").textContent()) ?? "";
+    // One time of receipt, one language, no developer text.
+    t.is(shown.match(/\d{2}:\d{2}:\d{2}/g)?.length, 1, shown);
+    t.notRegex(shown, /POST|\/api\/|confirmationToken|Your cancellation|received on/);
+    await cancel.getByRole("button", { name: "Seite drucken oder speichern" }).waitFor();
+    await cancel.screenshot({
+      path: `${ARTIFACTS}dashboard-cancellation-received-de-phone.png`,
+      fullPage: true,
+    });
+    t.deepEqual(seriousViolations(await axeViolations(cancel)), []);
+    await anonymous.close();
+
+    // At Stripe the subscription now ends on the wished day; the billing page says so.
+    t.is(
+      stripe.subscriptions.get("sub_flow")?.cancelAt,
+      Math.floor(Date.parse(`${wished}T00:00:00Z`) / 1000),
+    );
+    await page.goto(`${bed.url}/dashboard/billing`);
+    const wishedEn = new Date(`${wished}T00:00:00Z`).toLocaleDateString("en-GB", { dateStyle: "long" });
+    await page
+      .getByText(
+        `Your cancellation is registered: Pro ends on ${wishedEn}. After that the workspace continues on the Free plan.`,
+      )
+      .waitFor();
+    await page.locator('[data-plan="free"]').getByText(`Free again from ${wishedEn}`).waitFor();
+    t.is(await page.getByRole("link", { name: "Cancel your subscription" }).count(), 0);
+    await page.screenshot({
+      path: `${ARTIFACTS}dashboard-billing-cancellation-scheduled.png`,
+      fullPage: true,
+    });
+  },
+);
+
+flow(
+  "the cancellation page in English: one language, the earliest date by default, refusals in words",
+  async (t) => {
+    const anonymous = await bed.browser.newContext({
+      locale: "en-GB",
+      viewport: { width: 1100, height: 800 },
+    });
+    const cancel = await anonymous.newPage();
+    await cancel.goto(`${bed.url}/dashboard/kuendigung`);
+    await cancel.getByRole("heading", { name: "Cancel a subscription" }).waitFor();
+    const form = (await cancel.locator("main").textContent()) ?? "";
+    t.notRegex(form, /Kündigung|kündigen|Zeitpunkt|POST|\/api\//);
+    // A slug that cannot exist is explained before anything is sent.
+    await cancel.getByLabel("Workspace (slug)").fill("-Bad");
+    await cancel.getByText("The workspace address has 2 to 63 characters").waitFor();
+    t.true(await cancel.getByRole("button", { name: "Continue" }).isDisabled());
+    await cancel.getByLabel("Workspace (slug)").fill("nobody-here");
+    await cancel.getByLabel("E-mail address").fill("nobody@example.test");
+    await cancel.getByRole("button", { name: "Continue" }).click();
+    await cancel.getByRole("heading", { name: "Please check your cancellation" }).waitFor();
+    t.true(
+      ((await cancel.locator(".summary").textContent()) ?? "").includes("At the earliest possible date"),
+    );
+    await cancel.getByRole("button", { name: "Cancel now" }).click();
+    // Unknown contracts get the same receipt (no account enumeration).
+    await cancel.getByRole("heading", { name: "Your cancellation has been received" }).waitFor();
+    t.regex((await cancel.getByTestId("received").textContent()) ?? "", /^We received your cancellation on /);
+    await cancel.screenshot({ path: `${ARTIFACTS}dashboard-cancellation-received-en.png`, fullPage: true });
+    await anonymous.close();
+  },
+);
