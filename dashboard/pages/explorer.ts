@@ -3,7 +3,16 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
 import { ErrorNotice, Field, PageHead } from "../ui.js";
-import { label, RelationGraph, type Relations, titles, type Version, VersionAxis } from "./memory-graphs.js";
+import {
+  label,
+  neighbours,
+  RelationGraph,
+  type Relations,
+  relationLabel,
+  titles,
+  type Version,
+  VersionAxis,
+} from "./memory-graphs.js";
 
 interface Explanation {
   fulltextRank?: number;
@@ -62,11 +71,13 @@ function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): Co
       })
       .catch((e: unknown) => setError(e));
   }, [props.id]);
+  // One entry per neighbour: a link's inverse edge is not listed again (memory-graphs.ts).
   const all = relations
-    ? [
-        ...relations.outgoing.map((r) => ({ rel: r.relType, other: r.to, arrow: "→" })),
-        ...relations.incoming.map((r) => ({ rel: r.relType, other: r.from, arrow: "←" })),
-      ]
+    ? neighbours(relations).map((n) => ({
+        rel: relationLabel(n),
+        other: n.other,
+        arrow: n.out.length > 0 ? "→" : "←",
+      }))
     : [];
   return h(
     "article",
@@ -119,10 +130,10 @@ function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): Co
             h(
               "ul",
               { class: "relations" },
-              all.map((r, i) =>
+              all.map((r) =>
                 h(
                   "li",
-                  { key: `${r.rel}-${r.other}-${i}` },
+                  { key: r.other },
                   `${r.arrow} ${r.rel} `,
                   h(
                     "button",
