@@ -157,7 +157,7 @@ export const de: Record<MessageKey, string> = {
   billedMonthly: "Monatliche Abrechnung.",
   billedYearly: "Jährliche Abrechnung.",
   renewsOn: "Verlängert sich am {date}.",
-  periodEnds: "Bezahlt bis {date}.",
+  periodEnds: "Der aktuelle Zeitraum endet am {date}.",
   cancellationScheduled:
     "Ihre Kündigung ist vermerkt: {plan} endet am {date}. Danach läuft der Arbeitsbereich im Tarif Free weiter.",
   paymentsOff: "Auf diesem Server ist keine Zahlung eingerichtet; den Tarif legt der Betreiber fest.",

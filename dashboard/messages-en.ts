@@ -161,7 +161,7 @@ export const en = {
   billedMonthly: "Billed monthly.",
   billedYearly: "Billed yearly.",
   renewsOn: "Renews on {date}.",
-  periodEnds: "Paid until {date}.",
+  periodEnds: "The current period ends on {date}.",
   cancellationScheduled:
     "Your cancellation is registered: {plan} ends on {date}. After that the workspace continues on the Free plan.",
   paymentsOff: "Payments are not set up on this server; the plan is set by its operator.",

@@ -60,11 +60,11 @@ export const relationLabel = (n: Neighbour) => (n.out.length > 0 ? n.out : n.in)
  */
 export function RelationGraph(props: { id: string; relations: Relations }): ComponentChildren {
   const around = neighbours(props.relations).slice(0, 12);
-  const width = 600;
-  const height = 440;
+  const width = 640;
+  const height = 420;
   const cx = width / 2;
   const cy = height / 2;
-  const radius = 150;
+  const radius = 130;
   const nodeR = 22;
   const description = around
     .map((n) => `${n.out.length > 0 ? "→" : "←"} ${relationLabel(n)} ${label(n.other)}`)
@@ -141,7 +141,7 @@ export function RelationGraph(props: { id: string; relations: Relations }): Comp
           short(relationLabel(n), 22),
         ),
         h("circle", { cx: x, cy: y, r: nodeR, class: "node" }),
-        h("text", { x: tx, y: ty, class: "node-label", "text-anchor": anchor }, short(label(n.other), 20)),
+        h("text", { x: tx, y: ty, class: "node-label", "text-anchor": anchor }, short(label(n.other), 18)),
       );
     }),
     h("circle", { cx, cy, r: nodeR + 2, class: "node center" }),

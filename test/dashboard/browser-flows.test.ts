@@ -212,13 +212,22 @@ flow(
     // One node per neighbour (the old version, Weber Kontakt): a link's inverse is not drawn again.
     t.is(await detail.locator("svg.graph circle.node:not(.center)").count(), 2);
     t.is(await detail.locator("ul.relations li").count(), 2);
-    // No two labels of the graph overlap (their boxes as the browser lays them out).
+    // No two labels of the graph overlap, and none is cut off (their boxes as the browser lays them out).
     const overlaps = await detail.locator("svg.graph").evaluate((svg) => {
       const boxes = [...svg.querySelectorAll("text")].map((el) => ({
         text: el.textContent ?? "",
         box: el.getBoundingClientRect(),
       }));
       const found: string[] = [];
+      const frame = svg.getBoundingClientRect();
+      for (const { text, box } of boxes)
+        if (
+          box.left < frame.left ||
+          box.right > frame.right ||
+          box.top < frame.top ||
+          box.bottom > frame.bottom
+        )
+          found.push(`${text} cut off at the edge`);
       for (const [i, a] of boxes.entries())
         for (const b of boxes.slice(i + 1))
           if (
