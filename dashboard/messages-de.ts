@@ -16,10 +16,11 @@ export const de: Record<MessageKey, string> = {
   error: "Fehler",
   tooManyRequests:
     "Zu viele Anfragen in kurzer Zeit. Bitte warten Sie eine Minute und versuchen Sie es erneut.",
-  planNeeded: "{feature} gibt es ab dem Tarif {plan}. Ihr Arbeitsbereich hat den Tarif {current}.",
+  planNeeded: "{feature}: erhältlich ab dem Tarif {plan}. Ihr Arbeitsbereich hat den Tarif {current}.",
+  planMissing: "{feature}: im Tarif {current} nicht enthalten.",
   seePlans: "Tarife ansehen und wechseln",
   featureWebhooks: "Webhooks",
-  featureAuditExport: "Der Download des Audit-Logs",
+  featureAuditExport: "Download des Audit-Logs",
   featureApiTokens: "API-Tokens",
   featureByok: "Eigene Anbieter-Schlüssel",
   featureMemoryLimit: "Mehr Erinnerungen speichern",

@@ -14,12 +14,13 @@ export const en = {
   error: "Error",
   tooManyRequests: "Too many requests in a short time. Please wait a minute and try again.",
   // plan gates (402)
-  planNeeded: "{feature} needs the {plan} plan or higher. Your workspace has the {current} plan.",
+  planNeeded: "{feature}: available on the {plan} plan and higher. Your workspace has the {current} plan.",
+  planMissing: "{feature}: not part of your {current} plan.",
   seePlans: "See plans and upgrade",
   featureWebhooks: "Webhooks",
-  featureAuditExport: "The audit-log download",
+  featureAuditExport: "Audit-log download",
   featureApiTokens: "API tokens",
-  featureByok: "Your own provider keys",
+  featureByok: "Own provider keys",
   featureMemoryLimit: "Storing more memories",
   // sign-in
   signInTitle: "Sign in",

@@ -2,6 +2,7 @@ import { type ComponentChildren, h } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, errorText, planGateOf } from "./api.js";
 import { type MessageKey, t } from "./i18n.js";
+import type { Session } from "./session.js";
 
 let fieldCounter = 0;
 
@@ -129,21 +130,32 @@ export function PlanNotice(props: {
   requiredPlans: readonly string[];
 }) {
   const key = FEATURE_NAMES[props.feature];
+  const feature = key ? t(key) : props.feature;
+  const current = planName(props.currentPlan);
+  // Plans are nested (each has everything of the cheaper ones); requiredPlans is cheapest first.
+  const cheapest = props.requiredPlans[0];
   return h(
     "div",
     { class: "notice warn plan-gate", role: "status", "data-testid": "plan-gate" },
     h(
       "p",
       null,
-      t("planNeeded", {
-        feature: key ? t(key) : props.feature,
-        // Plans are nested (each has everything of the cheaper ones); requiredPlans is cheapest first.
-        plan: planName(props.requiredPlans[0] ?? ""),
-        current: planName(props.currentPlan),
-      }),
+      cheapest
+        ? t("planNeeded", { feature, plan: planName(cheapest), current })
+        : t("planMissing", { feature, current }),
     ),
     h("a", { class: "button", href: "/dashboard/billing" }, t("seePlans")),
   );
+}
+
+/**
+ * The plan notice before anything is tried, when the session says the workspace's plan lacks the
+ * feature (GET /api/auth/session `features`); undefined when the plan has it. Which plan has it is
+ * on the billing page (the plan table lives in the service, not here).
+ */
+export function missingFeature(session: Session, feature: string): ComponentChildren | undefined {
+  if (!session.tenantId || (session.features ?? []).includes(feature)) return undefined;
+  return h(PlanNotice, { feature, currentPlan: session.plan ?? "", requiredPlans: [] });
 }
 
 /** A plan's name as customers see it ("free" → "Free"). */

@@ -2,7 +2,8 @@ import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api.js";
 import { t } from "../i18n.js";
-import { ErrorNotice, PageHead } from "../ui.js";
+import type { Session } from "../session.js";
+import { ErrorNotice, missingFeature, PageHead } from "../ui.js";
 
 /**
  * Fetches a download with the session cookie and hands it to the browser as a file; a refusal (the
@@ -38,10 +39,12 @@ async function download(href: string, file: string): Promise<void> {
 
 /**
  * Downloads from the REST routes (GET with the session cookie; nothing is changed). The audit log
- * is plan-gated (pro and higher), so it is fetched first and a 402 shows the plan notice; the
+ * is plan-gated (pro and higher): on a plan without it the notice stands in place of the button,
+ * and the button fetches first, so a 402 (a plan changed meanwhile) also becomes the notice; the
  * workspace bundle, open on every plan and possibly large, stays a plain link streamed by the browser.
  */
-export function ExportsPage(): ComponentChildren {
+export function ExportsPage(props: { session: Session }): ComponentChildren {
+  const gate = missingFeature(props.session, "audit_export");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const title = (text: string) => h("span", { class: "sr-only" }, ` ${text}`);
@@ -55,26 +58,27 @@ export function ExportsPage(): ComponentChildren {
       h("h2", null, t("auditExport")),
       h("p", null, t("auditHelp")),
       error ? h(ErrorNotice, { error }) : null,
-      h(
-        "button",
-        {
-          type: "button",
-          disabled: busy,
-          onClick: async () => {
-            setError(undefined);
-            setBusy(true);
-            try {
-              await download("/api/audit/export", "audit-log.csv");
-            } catch (e) {
-              setError(e);
-            } finally {
-              setBusy(false);
-            }
+      gate ??
+        h(
+          "button",
+          {
+            type: "button",
+            disabled: busy,
+            onClick: async () => {
+              setError(undefined);
+              setBusy(true);
+              try {
+                await download("/api/audit/export", "audit-log.csv");
+              } catch (e) {
+                setError(e);
+              } finally {
+                setBusy(false);
+              }
+            },
           },
-        },
-        t("download"),
-        title(t("auditExport")),
-      ),
+          t("download"),
+          title(t("auditExport")),
+        ),
     ),
     h(
       "div",

@@ -2,7 +2,17 @@ import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
 import { api, errorText } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { ConfirmButton, DataTable, ErrorNotice, Field, PageHead, Select, useApiList } from "../ui.js";
+import type { Session } from "../session.js";
+import {
+  ConfirmButton,
+  DataTable,
+  ErrorNotice,
+  Field,
+  missingFeature,
+  PageHead,
+  Select,
+  useApiList,
+} from "../ui.js";
 
 /** The providers core knows (docs/providers.md). */
 const PROVIDERS = ["openai", "openai-compatible", "cohere", "voyage", "jina", "mistral"] as const;
@@ -90,7 +100,8 @@ function KeyRow(props: { keyRecord: ProviderKey; onChanged: () => void }): Compo
 }
 
 /** Provider keys (BYOK): add, masked list, test with latency. */
-export function KeysPage(): ComponentChildren {
+export function KeysPage(props: { session: Session }): ComponentChildren {
+  const gate = missingFeature(props.session, "byok");
   const [provider, setProvider] = useState<string>("openai");
   const [label, setLabel] = useState("");
   const [apiKey, setApiKey] = useState("");
@@ -121,30 +132,31 @@ export function KeysPage(): ComponentChildren {
     null,
     h(PageHead, { title: t("keysTitle"), lead: t("keysLead") }),
     error ? h(ErrorNotice, { error }) : null,
-    h(
-      "form",
-      { class: "card", onSubmit: submit },
-      h(Select, {
-        label: t("provider"),
-        name: "provider",
-        value: provider,
-        options: PROVIDERS.map((p) => [p, p] as const),
-        onChange: setProvider,
-      }),
-      h(Field, { label: t("label"), name: "label", value: label, onInput: setLabel }),
-      h(Field, {
-        label: t("apiKey"),
-        name: "apiKey",
-        type: "password",
-        value: apiKey,
-        onInput: setApiKey,
-        required: true,
-        autoComplete: "off",
-      }),
-      h(Field, { label: t("baseUrl"), name: "baseUrl", type: "url", value: baseUrl, onInput: setBaseUrl }),
-      h(Field, { label: t("model"), name: "model", value: model, onInput: setModel }),
-      h("button", { type: "submit", disabled: apiKey === "" }, t("addKey")),
-    ),
+    gate ??
+      h(
+        "form",
+        { class: "card", onSubmit: submit },
+        h(Select, {
+          label: t("provider"),
+          name: "provider",
+          value: provider,
+          options: PROVIDERS.map((p) => [p, p] as const),
+          onChange: setProvider,
+        }),
+        h(Field, { label: t("label"), name: "label", value: label, onInput: setLabel }),
+        h(Field, {
+          label: t("apiKey"),
+          name: "apiKey",
+          type: "password",
+          value: apiKey,
+          onInput: setApiKey,
+          required: true,
+          autoComplete: "off",
+        }),
+        h(Field, { label: t("baseUrl"), name: "baseUrl", type: "url", value: baseUrl, onInput: setBaseUrl }),
+        h(Field, { label: t("model"), name: "model", value: model, onInput: setModel }),
+        h("button", { type: "submit", disabled: apiKey === "" }, t("addKey")),
+      ),
     DataTable({
       rows: keys,
       empty: t("noKeys"),

@@ -2,12 +2,14 @@ import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
+import type { Session } from "../session.js";
 import {
   Checkboxes,
   ConfirmButton,
   DataTable,
   ErrorNotice,
   Field,
+  missingFeature,
   PageHead,
   SecretOnce,
   useApiList,
@@ -45,7 +47,8 @@ function RevokeButton(props: {
 }
 
 /** /dashboard/tokens: create (shown once, copy), list with last use, revoke with confirmation. */
-export function TokensPage(): ComponentChildren {
+export function TokensPage(props: { session: Session }): ComponentChildren {
+  const gate = missingFeature(props.session, "api_tokens");
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>(["read", "write"]);
   const [created, setCreated] = useState<string | undefined>();
@@ -72,23 +75,34 @@ export function TokensPage(): ComponentChildren {
     h(PageHead, { title: t("tokensTitle"), lead: t("tokensLead") }),
     error ? h(ErrorNotice, { error }) : null,
     created ? h(SecretOnce, { lead: t("tokenOnce"), secret: created, testId: "new-token" }) : null,
-    h(
-      "form",
-      { class: "card", onSubmit: submit },
-      h(Field, { label: t("tokenName"), name: "token-name", value: name, onInput: setName, required: true }),
-      h(Checkboxes, {
-        legend: t("scopes"),
-        name: "scopes",
-        options: [
-          ["read", t("scopeRead")],
-          ["write", t("scopeWrite")],
-          ["admin", t("scopeAdmin")],
-        ],
-        checked: scopes,
-        onChange: setScopes,
-      }),
-      h("button", { type: "submit", disabled: name.trim() === "" || scopes.length === 0 }, t("createToken")),
-    ),
+    gate ??
+      h(
+        "form",
+        { class: "card", onSubmit: submit },
+        h(Field, {
+          label: t("tokenName"),
+          name: "token-name",
+          value: name,
+          onInput: setName,
+          required: true,
+        }),
+        h(Checkboxes, {
+          legend: t("scopes"),
+          name: "scopes",
+          options: [
+            ["read", t("scopeRead")],
+            ["write", t("scopeWrite")],
+            ["admin", t("scopeAdmin")],
+          ],
+          checked: scopes,
+          onChange: setScopes,
+        }),
+        h(
+          "button",
+          { type: "submit", disabled: name.trim() === "" || scopes.length === 0 },
+          t("createToken"),
+        ),
+      ),
     DataTable({
       rows: tokens,
       empty: t("noTokens"),

@@ -96,7 +96,7 @@ flow(
     await gate.waitFor();
     t.regex(
       (await gate.textContent()) ?? "",
-      /Webhooks needs the Team plan or higher\. Your workspace has the Free plan\./,
+      /^Webhooks: available on the Team plan and higher\. Your workspace has the Free plan\./,
     );
     t.is(await page.getByText("Loading…").count(), 0);
     t.is(await page.getByRole("button", { name: "Add webhook" }).count(), 0);
@@ -109,36 +109,56 @@ flow(
   },
 );
 
-flow("the audit-log download on the free plan says it needs pro instead of doing nothing", async (t) => {
-  await page.goto(`${bed.url}/dashboard/exports`);
-  let downloads = 0;
-  page.on("download", () => downloads++);
-  await page.getByRole("button", { name: /Download Audit log/ }).click();
-  const gate = page.getByTestId("plan-gate");
-  await gate.waitFor();
-  t.regex((await gate.textContent()) ?? "", /The audit-log download needs the Pro plan or higher/);
-  t.is(
-    await gate.getByRole("link", { name: "See plans and upgrade" }).getAttribute("href"),
-    "/dashboard/billing",
-  );
-  t.is(downloads, 0, "no error body saved as a file");
-  await page.screenshot({ path: `${ARTIFACTS}dashboard-free-exports.png`, fullPage: true });
-  t.deepEqual(seriousViolations(await axeViolations(page)), []);
-});
+flow(
+  "the audit-log download and provider keys on the free plan: the plan notice instead of a button that does nothing",
+  async (t) => {
+    await page.goto(`${bed.url}/dashboard/exports`);
+    let downloads = 0;
+    page.on("download", () => downloads++);
+    const gate = page.getByTestId("plan-gate");
+    await gate.waitFor();
+    t.regex((await gate.textContent()) ?? "", /^Audit-log download: not part of your Free plan\./);
+    t.is(
+      await gate.getByRole("link", { name: "See plans and upgrade" }).getAttribute("href"),
+      "/dashboard/billing",
+    );
+    t.is(await page.getByRole("button", { name: /Download Audit log/ }).count(), 0);
+    // The workspace export is open on every plan.
+    t.is(await page.getByRole("link", { name: /Download Workspace export/ }).count(), 1);
+    t.is(downloads, 0);
+    await page.screenshot({ path: `${ARTIFACTS}dashboard-free-exports.png`, fullPage: true });
+    t.deepEqual(seriousViolations(await axeViolations(page)), []);
 
-flow("a token on the free plan: the plan message in German, with the upgrade link", async (t) => {
+    await page.goto(`${bed.url}/dashboard/keys`);
+    await gate.waitFor();
+    t.regex((await gate.textContent()) ?? "", /^Own provider keys: not part of your Free plan\./);
+    t.is(await page.getByRole("button", { name: "Add key" }).count(), 0);
+  },
+);
+
+flow("tokens on the free plan: the plan notice in German, with the upgrade link, no form", async (t) => {
   await page.goto(`${bed.url}/dashboard/tokens`);
   await page.getByRole("button", { name: "Deutsch" }).click();
   await page.getByRole("heading", { level: 1, name: "API-Tokens" }).waitFor();
-  await page.getByLabel("Name des Tokens").fill("ci");
-  await page.getByRole("button", { name: "Token erstellen" }).click();
   const gate = page.getByTestId("plan-gate");
   await gate.waitFor();
-  t.regex(
-    (await gate.textContent()) ?? "",
-    /API-Tokens gibt es ab dem Tarif API\. Ihr Arbeitsbereich hat den Tarif Free\./,
-  );
+  t.regex((await gate.textContent()) ?? "", /^API-Tokens: im Tarif Free nicht enthalten\./);
   t.is(await gate.getByRole("link", { name: "Tarife ansehen und wechseln" }).count(), 1);
+  t.is(await page.getByRole("button", { name: "Token erstellen" }).count(), 0);
   await page.screenshot({ path: `${ARTIFACTS}dashboard-free-tokens-de.png`, fullPage: true });
+  // The refusal of a create (what an out-of-date page would send) is the plan notice too.
+  const refused = await page.evaluate<{
+    status: number;
+    body: { error: string; requiredPlans: string[] };
+  }>(`(async () => {
+    const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") ?? "";
+    const res = await fetch("/api/tokens", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify({ name: "ci", scopes: ["read"] }),
+    });
+    return { status: res.status, body: await res.json() };
+  })()`);
+  t.like(refused, { status: 402, body: { error: "plan_upgrade_required", requiredPlans: ["api"] } });
   await page.getByRole("button", { name: "English" }).click();
 });
