@@ -45,3 +45,23 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Spec "Plan-gate error body" (HTTP 402), the fields the dashboard shows. */
+export interface PlanGate {
+  readonly feature: string;
+  readonly currentPlan: string;
+  readonly requiredPlans: readonly string[];
+}
+
+/** The plan gate a failed call ran into, or undefined when it failed otherwise. */
+export function planGateOf(error: unknown): PlanGate | undefined {
+  if (!(error instanceof ApiError) || error.status !== 402) return undefined;
+  const body = error.body ?? {};
+  if (body.error !== "plan_upgrade_required") return undefined;
+  const plans = Array.isArray(body.requiredPlans) ? body.requiredPlans.map(String) : [];
+  return {
+    feature: String(body.feature ?? ""),
+    currentPlan: String(body.currentPlan ?? ""),
+    requiredPlans: plans,
+  };
+}

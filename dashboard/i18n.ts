@@ -30,3 +30,15 @@ export function formatTime(iso: string | null | undefined): string {
     timeStyle: "medium",
   });
 }
+
+/**
+ * A calendar date in the current language's format ("5 January 2027", "5. Januar 2027"): of a
+ * moment (ISO date-time) in the browser's time zone; a bare YYYY-MM-DD as that very day.
+ */
+export function formatDate(iso: string): string {
+  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(iso);
+  return new Date(iso).toLocaleDateString(current === "de" ? "de-DE" : "en-GB", {
+    dateStyle: "long",
+    ...(dayOnly ? { timeZone: "UTC" } : {}),
+  });
+}

@@ -7,6 +7,8 @@ export interface Session {
   readonly tenantSlug: string | null;
   readonly plan: string | null;
   readonly scopes: readonly string[];
+  /** Feature words of the workspace's plan: byok, audit_export, webhooks, api_tokens. */
+  readonly features?: readonly string[];
 }
 
 export const DASHBOARD = "/dashboard";

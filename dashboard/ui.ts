@@ -1,7 +1,8 @@
 import { type ComponentChildren, h } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, errorText } from "./api.js";
-import { t } from "./i18n.js";
+import { ApiError, api, errorText, planGateOf } from "./api.js";
+import { type MessageKey, t } from "./i18n.js";
+import type { Session } from "./session.js";
 
 let fieldCounter = 0;
 
@@ -110,6 +111,71 @@ export function Notice(props: {
   );
 }
 
+/** The plan-gated features by the plan-gate body's `feature` (spec "Plan-gate error body"). */
+const FEATURE_NAMES: Readonly<Record<string, MessageKey>> = {
+  webhooks: "featureWebhooks",
+  audit_export: "featureAuditExport",
+  api_tokens: "featureApiTokens",
+  byok: "featureByok",
+  memory_limit: "featureMemoryLimit",
+};
+
+/**
+ * What a plan gate (402) means, in the user's words: which plans have the feature, the current plan,
+ * and the way to change it (the billing page), instead of a spinner or the API's raw message.
+ */
+export function PlanNotice(props: {
+  feature: string;
+  currentPlan: string;
+  requiredPlans: readonly string[];
+}) {
+  const key = FEATURE_NAMES[props.feature];
+  const feature = key ? t(key) : props.feature;
+  const current = planName(props.currentPlan);
+  // Plans are nested (each has everything of the cheaper ones); requiredPlans is cheapest first.
+  const cheapest = props.requiredPlans[0];
+  return h(
+    "div",
+    { class: "notice warn plan-gate", role: "status", "data-testid": "plan-gate" },
+    h(
+      "p",
+      null,
+      cheapest
+        ? t("planNeeded", { feature, plan: planName(cheapest), current })
+        : t("planMissing", { feature, current }),
+    ),
+    h("a", { class: "button", href: "/dashboard/billing" }, t("seePlans")),
+  );
+}
+
+/**
+ * The plan notice before anything is tried, when the session says the workspace's plan lacks the
+ * feature (GET /api/auth/session `features`); undefined when the plan has it. Which plan has it is
+ * on the billing page (the plan table lives in the service, not here).
+ */
+export function missingFeature(session: Session, feature: string): ComponentChildren | undefined {
+  if (!session.tenantId || (session.features ?? []).includes(feature)) return undefined;
+  return h(PlanNotice, { feature, currentPlan: session.plan ?? "", requiredPlans: [] });
+}
+
+/** A plan's name as customers see it ("free" → "Free"). */
+export function planName(plan: string): string {
+  return plan === "api" ? "API" : plan.charAt(0).toUpperCase() + plan.slice(1);
+}
+
+/**
+ * A failed call as the user should read it: the plan notice for a plan gate, a plain sentence for
+ * a rate limit, the API's message otherwise.
+ */
+export function ErrorNotice(props: { error: unknown }): ComponentChildren {
+  const gate = planGateOf(props.error);
+  if (gate) return h(PlanNotice, gate);
+  if (props.error instanceof ApiError && props.error.status === 429) {
+    return h(Notice, { kind: "error" }, t("tooManyRequests"));
+  }
+  return h(Notice, { kind: "error" }, errorText(props.error));
+}
+
 /** A secret shown exactly once (token, webhook secret) with a copy button. */
 export function SecretOnce(props: { lead: string; secret: string; testId: string }): ComponentChildren {
   // "yes": in the clipboard; "manual": no clipboard here (plain http), the text is selected instead.
@@ -204,14 +270,18 @@ export function ConfirmButton(props: {
   );
 }
 
-/** A list as a table: a loading line until the rows arrive, the empty text when there are none. */
+/**
+ * A list as a table: a loading line until the rows arrive, the empty text when there are none,
+ * nothing when reading them failed (the page shows why).
+ */
 export function DataTable<T>(props: {
   rows: readonly T[] | undefined;
+  failed?: boolean;
   empty: string;
   columns: readonly string[];
   row: (item: T) => ComponentChildren;
 }): ComponentChildren {
-  if (props.rows === undefined) return h("p", { role: "status" }, t("loading"));
+  if (props.rows === undefined) return props.failed ? null : h("p", { role: "status" }, t("loading"));
   if (props.rows.length === 0) return h("p", null, props.empty);
   return h(
     "div",
@@ -227,20 +297,28 @@ export function DataTable<T>(props: {
 
 /**
  * A list read from the REST API when the page shows (and again when `deps` change); `reload` reads
- * it again after a change. A failed read goes to the page's error notice.
+ * it again after a change. A failed read goes to the page's error notice (`onError` gets the error
+ * itself, so a plan gate can be shown as one) and sets `failed`, which ends the loading line.
  */
 export function useApiList<T>(
   path: string,
-  onError: (message: string) => void,
+  onError: (error: unknown) => void,
   deps: readonly unknown[] = [],
-): { items: T[] | undefined; reload: () => Promise<void> } {
+): { items: T[] | undefined; failed: boolean; reload: () => Promise<void> } {
   const [items, setItems] = useState<T[] | undefined>();
+  const [failed, setFailed] = useState(false);
   const reload = () =>
     api<T[]>("GET", path)
-      .then(setItems)
-      .catch((e: unknown) => onError(errorText(e)));
+      .then((rows) => {
+        setFailed(false);
+        setItems(rows);
+      })
+      .catch((e: unknown) => {
+        setFailed(true);
+        onError(e);
+      });
   useEffect(() => {
     void reload();
   }, [path, ...deps]);
-  return { items, reload };
+  return { items, failed, reload };
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../gateway-kit/credentials.js";
-import { isCsrfTokenOf } from "../gateway-kit/csrf-token.js";
+import { CSRF_HEADER, SESSION_COOKIE } from "../gateway-kit/credentials.js";
+import { isCsrfTokenOf } from "../lib/csrf-token.js";
 
-export { csrfTokenFor } from "../gateway-kit/csrf-token.js";
-
+export { csrfTokenFor } from "../lib/csrf-token.js";
 /** The header the dashboard sends its anti-CSRF token in (never a cookie: a form cannot set it). */
-export const CSRF_HEADER = "x-csrf-token";
+export { CSRF_HEADER };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Routes that accept the session cookie (the spec's Auth column, as the REST routes state it). */

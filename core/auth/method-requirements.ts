@@ -68,6 +68,7 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.BillingService/HandlePaymentEvent": PUBLIC,
   "memory.v1.BillingService/RequestCancellation": PUBLIC,
   "memory.v1.BillingService/ConfirmCancellation": PUBLIC,
+  "memory.v1.BillingService/GetBilling": SESSION_TENANT,
 
   "memory.v1.WebhookService/CreateSubscription": tenant("admin"),
   "memory.v1.WebhookService/ListSubscriptions": tenant("admin"),

@@ -1,19 +1,24 @@
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { BillingPeriodName } from "../../config/config.js";
 import {
   BillingPeriod,
   type BillingService,
+  BillingSubscriptionSchema,
   CancellationKind,
+  PlanOfferSchema,
+  PlanPriceSchema,
 } from "../../gen/memory/v1/billing_service_pb.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
-import { enumWord } from "../../lib/proto-enum-words.js";
+import { enumValue, enumWord } from "../../lib/proto-enum-words.js";
 import { tenantCaller } from "../auth/caller.js";
 import { clientIpKey } from "../auth/principal.js";
 import { invalidArgument } from "../errors.js";
 import { confirmCancellation } from "./confirm-cancellation.js";
 import { createCheckout } from "./create-checkout.js";
 import { createPortalSession } from "./create-portal-session.js";
+import { getBilling, type PlanPriceView } from "./get-billing.js";
 import { handlePaymentEvent } from "./handle-payment-event.js";
 import { type BillingDeps, isPaidPlan } from "./payments.js";
 import { requestCancellation } from "./request-cancellation.js";
@@ -22,6 +27,13 @@ const clientIp = (ctx: HandlerContext) => ctx.values.get(clientIpKey);
 
 const periodName = (period: BillingPeriod): BillingPeriodName =>
   period === BillingPeriod.YEARLY ? "yearly" : "monthly";
+
+const planNumber = (plan: string) => enumValue(PlanSchema, plan);
+
+const priceMessage = (price: PlanPriceView | undefined) =>
+  price
+    ? create(PlanPriceSchema, { unitAmount: BigInt(price.unitAmount), currency: price.currency })
+    : undefined;
 
 /**
  * BillingService: Stripe checkout and customer portal, the signed payment webhook, and the public
@@ -70,6 +82,44 @@ export function createBillingService(deps: BillingDeps): ServiceImpl<typeof Bill
         message: result.message,
         confirmationToken: result.confirmationToken,
         expiresAt: timestampFromDate(result.expiresAt),
+      };
+    },
+
+    async getBilling(_req, ctx) {
+      const caller = tenantCaller(ctx);
+      const view = await getBilling(deps, caller.tenantId);
+      const sub = view.subscription;
+      return {
+        currentPlan: planNumber(view.currentPlan),
+        paymentsConfigured: view.paymentsConfigured,
+        hasPaymentCustomer: view.hasPaymentCustomer,
+        ...(sub
+          ? {
+              subscription: create(BillingSubscriptionSchema, {
+                plan: planNumber(sub.plan),
+                billing: sub.billing === "yearly" ? BillingPeriod.YEARLY : BillingPeriod.MONTHLY,
+                status: sub.status,
+                ...(sub.currentPeriodEnd
+                  ? { currentPeriodEnd: timestampFromDate(sub.currentPeriodEnd) }
+                  : {}),
+                ...(sub.cancelAt ? { cancelAt: timestampFromDate(sub.cancelAt) } : {}),
+              }),
+            }
+          : {}),
+        plans: view.plans.map((offer) =>
+          create(PlanOfferSchema, {
+            plan: planNumber(offer.plan),
+            ...(offer.memoryLimit === undefined ? {} : { memoryLimit: BigInt(offer.memoryLimit) }),
+            requestsPerMinutePerToken: offer.requestsPerMinutePerToken,
+            auditRetentionDays: offer.auditRetentionDays,
+            ...(offer.mcpRequestsPerMinutePerIp === undefined
+              ? {}
+              : { mcpRequestsPerMinutePerIp: offer.mcpRequestsPerMinutePerIp }),
+            features: [...offer.features],
+            ...(offer.prices.monthly ? { monthly: priceMessage(offer.prices.monthly) } : {}),
+            ...(offer.prices.yearly ? { yearly: priceMessage(offer.prices.yearly) } : {}),
+          }),
+        ),
       };
     },
 

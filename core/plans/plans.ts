@@ -47,6 +47,13 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   },
 };
 
+/**
+ * The dashboard's own budget per session per minute on every plan (ADR 0450): its calls are not
+ * counted against the plan's per-credential limit (a free plan's 30 would be spent by loading a few
+ * pages), yet still limited against a runaway script.
+ */
+export const DASHBOARD_REQUESTS_PER_MINUTE_PER_SESSION = 300;
+
 export const ENTERPRISE_DEFAULTS = { requestsPerMinutePerToken: 600, auditRetentionDays: 1825 } as const;
 
 /** Which plans unlock a feature, cheapest first (for the plan-gate body's requiredPlans). */

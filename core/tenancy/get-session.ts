@@ -9,6 +9,8 @@ export interface SessionView {
   readonly tenantSlug?: string;
   readonly plan?: PlanName;
   readonly scopes: Scope[];
+  /** Feature words of the workspace's plan (plans.ts); empty without a workspace. */
+  readonly features: string[];
 }
 
 /**
@@ -26,6 +28,14 @@ export function sessionOf(principal: Principal): SessionView {
     ...(principal.tenantSlug ? { tenantSlug: principal.tenantSlug } : {}),
     ...(principal.plan ? { plan: principal.plan } : {}),
   };
-  if (principal.kind === "token") return { credential: "token", ...tenant, scopes };
-  return { credential: "session", userId: principal.userId, email: principal.email, ...tenant, scopes };
+  const features = principal.tenantId ? [...(principal.limits?.features ?? [])] : [];
+  if (principal.kind === "token") return { credential: "token", ...tenant, scopes, features };
+  return {
+    credential: "session",
+    userId: principal.userId,
+    email: principal.email,
+    ...tenant,
+    scopes,
+    features,
+  };
 }

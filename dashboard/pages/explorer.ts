@@ -1,9 +1,18 @@
 import { type ComponentChildren, h } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { Field, Notice, PageHead } from "../ui.js";
-import { label, RelationGraph, type Relations, titles, type Version, VersionAxis } from "./memory-graphs.js";
+import { ErrorNotice, Field, PageHead } from "../ui.js";
+import {
+  label,
+  neighbours,
+  RelationGraph,
+  type Relations,
+  relationLabel,
+  titles,
+  type Version,
+  VersionAxis,
+} from "./memory-graphs.js";
 
 interface Explanation {
   fulltextRank?: number;
@@ -47,33 +56,35 @@ function why(e: Explanation): string {
 function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): ComponentChildren {
   const [relations, setRelations] = useState<Relations | undefined>();
   const [versions, setVersions] = useState<Version[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   useEffect(() => {
     setRelations(undefined);
     setVersions(undefined);
     const id = encodeURIComponent(props.id);
     api<Relations>("GET", `/api/memory/${id}/relations`)
       .then(setRelations)
-      .catch((e: unknown) => setError(errorText(e)));
+      .catch((e: unknown) => setError(e));
     api<{ versions: Version[] }>("GET", `/api/memory/${id}/versions`)
       .then((r) => {
         for (const v of r.versions) titles.set(v.id, v.title);
         setVersions(r.versions);
       })
-      .catch((e: unknown) => setError(errorText(e)));
+      .catch((e: unknown) => setError(e));
   }, [props.id]);
+  // One entry per neighbour: a link's inverse edge is not listed again (memory-graphs.ts).
   const all = relations
-    ? [
-        ...relations.outgoing.map((r) => ({ rel: r.relType, other: r.to, arrow: "→" })),
-        ...relations.incoming.map((r) => ({ rel: r.relType, other: r.from, arrow: "←" })),
-      ]
+    ? neighbours(relations).map((n) => ({
+        rel: relationLabel(n),
+        other: n.other,
+        arrow: n.out.length > 0 ? "→" : "←",
+      }))
     : [];
   return h(
     "article",
     { class: "card", "aria-live": "polite", "data-testid": "memory-detail" },
     h("h2", null, label(props.id)),
     h("p", { class: "help" }, h("code", null, props.id)),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h("h3", null, t("versions")),
     versions
       ? h(
@@ -119,10 +130,10 @@ function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): Co
             h(
               "ul",
               { class: "relations" },
-              all.map((r, i) =>
+              all.map((r) =>
                 h(
                   "li",
-                  { key: `${r.rel}-${r.other}-${i}` },
+                  { key: r.other },
                   `${r.arrow} ${r.rel} `,
                   h(
                     "button",
@@ -144,14 +155,14 @@ export function ExplorerPage(): ComponentChildren {
   const [latency, setLatency] = useState<number | undefined>();
   const [recent, setRecent] = useState<RecentItem[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   useEffect(() => {
     api<{ items: RecentItem[] }>("GET", "/api/memory/recent?k=10")
       .then((r) => {
         for (const item of r.items) titles.set(item.id, item.title);
         setRecent(r.items);
       })
-      .catch((e: unknown) => setError(errorText(e)));
+      .catch((e: unknown) => setError(e));
   }, []);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -166,14 +177,14 @@ export function ExplorerPage(): ComponentChildren {
       setHits(r.hits);
       setLatency(r.latencyMs);
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
     "section",
     null,
     h(PageHead, { title: t("explorerTitle") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "form",
       { class: "card search", role: "search", onSubmit: submit },

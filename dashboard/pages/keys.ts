@@ -2,7 +2,17 @@ import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
 import { api, errorText } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { ConfirmButton, DataTable, Field, Notice, PageHead, Select, useApiList } from "../ui.js";
+import type { Session } from "../session.js";
+import {
+  ConfirmButton,
+  DataTable,
+  ErrorNotice,
+  Field,
+  missingFeature,
+  PageHead,
+  Select,
+  useApiList,
+} from "../ui.js";
 
 /** The providers core knows (docs/providers.md). */
 const PROVIDERS = ["openai", "openai-compatible", "cohere", "voyage", "jina", "mistral"] as const;
@@ -90,13 +100,14 @@ function KeyRow(props: { keyRecord: ProviderKey; onChanged: () => void }): Compo
 }
 
 /** Provider keys (BYOK): add, masked list, test with latency. */
-export function KeysPage(): ComponentChildren {
+export function KeysPage(props: { session: Session }): ComponentChildren {
+  const gate = missingFeature(props.session, "byok");
   const [provider, setProvider] = useState<string>("openai");
   const [label, setLabel] = useState("");
   const [apiKey, setApiKey] = useState("");
   const [baseUrl, setBaseUrl] = useState("");
   const [model, setModel] = useState("");
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const { items: keys, reload: load } = useApiList<ProviderKey>("/api/keys", setError);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -113,38 +124,39 @@ export function KeysPage(): ComponentChildren {
       setApiKey("");
       await load();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
     "section",
     null,
     h(PageHead, { title: t("keysTitle"), lead: t("keysLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
-    h(
-      "form",
-      { class: "card", onSubmit: submit },
-      h(Select, {
-        label: t("provider"),
-        name: "provider",
-        value: provider,
-        options: PROVIDERS.map((p) => [p, p] as const),
-        onChange: setProvider,
-      }),
-      h(Field, { label: t("label"), name: "label", value: label, onInput: setLabel }),
-      h(Field, {
-        label: t("apiKey"),
-        name: "apiKey",
-        type: "password",
-        value: apiKey,
-        onInput: setApiKey,
-        required: true,
-        autoComplete: "off",
-      }),
-      h(Field, { label: t("baseUrl"), name: "baseUrl", type: "url", value: baseUrl, onInput: setBaseUrl }),
-      h(Field, { label: t("model"), name: "model", value: model, onInput: setModel }),
-      h("button", { type: "submit", disabled: apiKey === "" }, t("addKey")),
-    ),
+    error ? h(ErrorNotice, { error }) : null,
+    gate ??
+      h(
+        "form",
+        { class: "card", onSubmit: submit },
+        h(Select, {
+          label: t("provider"),
+          name: "provider",
+          value: provider,
+          options: PROVIDERS.map((p) => [p, p] as const),
+          onChange: setProvider,
+        }),
+        h(Field, { label: t("label"), name: "label", value: label, onInput: setLabel }),
+        h(Field, {
+          label: t("apiKey"),
+          name: "apiKey",
+          type: "password",
+          value: apiKey,
+          onInput: setApiKey,
+          required: true,
+          autoComplete: "off",
+        }),
+        h(Field, { label: t("baseUrl"), name: "baseUrl", type: "url", value: baseUrl, onInput: setBaseUrl }),
+        h(Field, { label: t("model"), name: "model", value: model, onInput: setModel }),
+        h("button", { type: "submit", disabled: apiKey === "" }, t("addKey")),
+      ),
     DataTable({
       rows: keys,
       empty: t("noKeys"),

@@ -14,21 +14,66 @@ export const titles = new Map<string, string>();
 export const label = (id: string) => titles.get(id) ?? id.slice(0, 8);
 const short = (text: string, max = 16) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The typed relations of one memory as a small star graph (inline SVG, no script inside). */
+/** One neighbour of a memory: the relation types from it to the neighbour (or, unpaired, back). */
+export interface Neighbour {
+  readonly other: string;
+  /** Types of the edges memory → neighbour. */
+  readonly out: readonly string[];
+  /** Types of edges neighbour → memory that have no edge back (every link writes a pair, so rare). */
+  readonly in: readonly string[];
+}
+
+/**
+ * The relations as one entry per neighbour. Every link is stored as an edge and its inverse
+ * (WORKS_AT one way, EMPLOYS the other), so a memory's incoming list repeats its outgoing one from
+ * the other side: a neighbour reached by an outgoing edge is shown by that edge only, and incoming
+ * edges count only for neighbours without an outgoing one.
+ */
+export function neighbours(relations: Relations): Neighbour[] {
+  const byOther = new Map<string, { out: string[]; in: string[] }>();
+  const entry = (other: string) => {
+    let found = byOther.get(other);
+    if (!found) {
+      found = { out: [], in: [] };
+      byOther.set(other, found);
+    }
+    return found;
+  };
+  for (const r of relations.outgoing) {
+    const e = entry(r.to);
+    if (!e.out.includes(r.relType)) e.out.push(r.relType);
+  }
+  for (const r of relations.incoming) {
+    const e = entry(r.from);
+    if (e.out.length === 0 && !e.in.includes(r.relType)) e.in.push(r.relType);
+  }
+  return [...byOther].map(([other, e]) => ({ other, out: e.out, in: e.out.length > 0 ? [] : e.in }));
+}
+
+/** A neighbour's relation types as one label ("WORKS_AT, KNOWS"). */
+export const relationLabel = (n: Neighbour) => (n.out.length > 0 ? n.out : n.in).join(", ");
+
+/**
+ * The typed relations of one memory as a star graph (inline SVG, no script inside): one node per
+ * neighbour, the relation types written along their line (so labels of neighbouring lines never
+ * meet), the neighbour's title outside its node, anchored away from the centre.
+ */
 export function RelationGraph(props: { id: string; relations: Relations }): ComponentChildren {
-  const edges = [
-    ...props.relations.outgoing.map((r) => ({ rel: r.relType, other: r.to, out: true })),
-    ...props.relations.incoming.map((r) => ({ rel: r.relType, other: r.from, out: false })),
-  ].slice(0, 12);
-  const size = 400;
-  const c = size / 2;
-  const radius = 125;
-  const description = edges.map((e) => `${e.out ? "→" : "←"} ${e.rel} ${label(e.other)}`).join("; ");
+  const around = neighbours(props.relations).slice(0, 12);
+  const width = 640;
+  const height = 420;
+  const cx = width / 2;
+  const cy = height / 2;
+  const radius = 130;
+  const nodeR = 22;
+  const description = around
+    .map((n) => `${n.out.length > 0 ? "→" : "←"} ${relationLabel(n)} ${label(n.other)}`)
+    .join("; ");
   return h(
     "svg",
     {
       class: "graph",
-      viewBox: `0 0 ${size} ${size}`,
+      viewBox: `0 0 ${width} ${height}`,
       role: "img",
       "aria-label": `${t("relations")}: ${label(props.id)}${description ? `; ${description}` : ""}`,
     },
@@ -49,41 +94,61 @@ export function RelationGraph(props: { id: string; relations: Relations }): Comp
         h("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow" }),
       ),
     ),
-    edges.map((e, i) => {
-      const angle = (2 * Math.PI * i) / Math.max(edges.length, 1) - Math.PI / 2;
-      const x = c + radius * Math.cos(angle);
-      const y = c + radius * Math.sin(angle);
-      const [x1, y1, x2, y2] = e.out ? [c, c, x, y] : [x, y, c, c];
-      // Stop the line at the node's edge so the arrow head stays visible.
-      const dx = x2 - x1;
-      const dy = y2 - y1;
-      const len = Math.hypot(dx, dy) || 1;
+    around.map((n, i) => {
+      // An even count is turned half a step, so no line runs straight down through the centre's label.
+      const turn = around.length % 2 === 0 ? Math.PI / around.length : 0;
+      const angle = (2 * Math.PI * i) / Math.max(around.length, 1) - Math.PI / 2 + turn;
+      const cos = Math.cos(angle);
+      const sin = Math.sin(angle);
+      const x = cx + radius * cos;
+      const y = cy + radius * sin;
+      const out = n.out.length > 0;
+      // The line runs between the two circles' rims, so the arrow head stays visible.
+      const inner = nodeR + 4;
+      const outer = radius - nodeR - 2;
+      const [from, to] = out ? [inner, outer] : [outer, inner];
+      // Along the line, turned so it never reads upside down.
+      let deg = (angle * 180) / Math.PI;
+      if (deg > 90 || deg < -90) deg += 180;
+      const mid = (inner + outer) / 2;
+      const lx = cx + mid * cos;
+      const ly = cy + mid * sin;
+      // Outside the node, away from the centre: left of nodes on the left, right on the right.
+      const anchor = cos > 0.3 ? "start" : cos < -0.3 ? "end" : "middle";
+      const tx = cx + (radius + nodeR + 6) * cos;
+      const ty = cy + (radius + nodeR + 6) * sin + (Math.abs(cos) <= 0.3 ? (sin > 0 ? 10 : -2) : 4);
       return h(
         "g",
-        { key: `${e.rel}-${e.other}-${i}` },
+        { key: n.other },
         h("line", {
-          x1,
-          y1,
-          x2: x2 - (dx / len) * 26,
-          y2: y2 - (dy / len) * 26,
+          x1: cx + from * cos,
+          y1: cy + from * sin,
+          x2: cx + to * cos,
+          y2: cy + to * sin,
           class: "edge",
           "marker-end": "url(#arrow)",
         }),
         h(
           "text",
-          // Nearer the outer node than the centre, where the labels of all edges would crowd.
-          { x: c + (x - c) * 0.6, y: c + (y - c) * 0.6 - 4, class: "edge-label", "text-anchor": "middle" },
-          e.rel,
+          {
+            x: lx,
+            y: ly,
+            dy: -4,
+            class: "edge-label",
+            "text-anchor": "middle",
+            transform: `rotate(${deg.toFixed(1)} ${lx.toFixed(1)} ${ly.toFixed(1)})`,
+          },
+          short(relationLabel(n), 22),
         ),
-        h("circle", { cx: x, cy: y, r: 24, class: "node" }),
-        h("text", { x, y: y + 40, class: "node-label", "text-anchor": "middle" }, short(label(e.other))),
+        h("circle", { cx: x, cy: y, r: nodeR, class: "node" }),
+        h("text", { x: tx, y: ty, class: "node-label", "text-anchor": anchor }, short(label(n.other), 18)),
       );
     }),
-    h("circle", { cx: c, cy: c, r: 26, class: "node center" }),
+    h("circle", { cx, cy, r: nodeR + 2, class: "node center" }),
     h(
       "text",
-      { x: c, y: c + 44, class: "node-label center", "text-anchor": "middle" },
-      short(label(props.id)),
+      { x: cx, y: cy + nodeR + 16, class: "node-label center", "text-anchor": "middle" },
+      short(label(props.id), 20),
     ),
   );
 }

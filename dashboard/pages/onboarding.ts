@@ -1,8 +1,8 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { Field, Notice, PageHead } from "../ui.js";
+import { ErrorNotice, Field, PageHead } from "../ui.js";
 
 /** Spec "Tenant creation request": the slug pattern, checked while typing (the server checks again). */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -13,7 +13,7 @@ export function OnboardingPage(): ComponentChildren {
   const [slug, setSlug] = useState("");
   const [name, setName] = useState("");
   const [plan, setPlan] = useState<(typeof PLANS)[number]>("free");
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const slugValid = SLUG_PATTERN.test(slug);
 
@@ -30,7 +30,7 @@ export function OnboardingPage(): ComponentChildren {
       });
       location.assign(created.redirectUrl);
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
       setBusy(false);
     }
   };
@@ -38,7 +38,7 @@ export function OnboardingPage(): ComponentChildren {
     "section",
     { class: "card narrow" },
     h(PageHead, { title: t("onboardingTitle") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "form",
       { onSubmit: submit },

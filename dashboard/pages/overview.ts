@@ -1,9 +1,9 @@
 import { type ComponentChildren, h } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { type MessageKey, t } from "../i18n.js";
 import { DASHBOARD, type Session } from "../session.js";
-import { Notice, PageHead } from "../ui.js";
+import { ErrorNotice, Notice, PageHead } from "../ui.js";
 
 /** GET /api/stats. */
 interface Stats {
@@ -56,11 +56,11 @@ function QuotaBar(props: { stats: Stats }): ComponentChildren {
 /** Counts, recall latency, plan and quota of the workspace. */
 export function OverviewPage(props: { session: Session }): ComponentChildren {
   const [stats, setStats] = useState<Stats | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   useEffect(() => {
     api<Stats>("GET", "/api/stats")
       .then(setStats)
-      .catch((e: unknown) => setError(errorText(e)));
+      .catch((e: unknown) => setError(e));
   }, []);
   const cards: readonly (readonly [MessageKey, string])[] = stats
     ? [
@@ -76,7 +76,7 @@ export function OverviewPage(props: { session: Session }): ComponentChildren {
     "section",
     null,
     h(PageHead, { title: t("overviewTitle") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "dl",
       { class: "cards" },

@@ -1,14 +1,14 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { Field, Notice, PageHead } from "../ui.js";
+import { ErrorNotice, Field, Notice, PageHead } from "../ui.js";
 
 /** Magic-link sign-in (POST /api/auth/signin/email) and the "check your mail" state. */
 export function SignInPage(): ComponentChildren {
   const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
   if (sentTo !== undefined) {
@@ -29,7 +29,7 @@ export function SignInPage(): ComponentChildren {
       await api("POST", "/api/auth/signin/email", { email, callbackPath: next });
       setSentTo(email);
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     } finally {
       setBusy(false);
     }
@@ -38,7 +38,7 @@ export function SignInPage(): ComponentChildren {
     "section",
     { class: "card narrow" },
     h(PageHead, { title: t("signInTitle"), lead: t("signInLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     h(
       "form",
       { onSubmit: submit },

@@ -1,13 +1,15 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
+import type { Session } from "../session.js";
 import {
   Checkboxes,
   ConfirmButton,
   DataTable,
+  ErrorNotice,
   Field,
-  Notice,
+  missingFeature,
   PageHead,
   SecretOnce,
   useApiList,
@@ -26,7 +28,7 @@ interface ApiToken {
 function RevokeButton(props: {
   token: ApiToken;
   onRevoked: () => void;
-  onError: (m: string) => void;
+  onError: (error: unknown) => void;
 }): ComponentChildren {
   return h(ConfirmButton, {
     label: t("revoke"),
@@ -38,18 +40,19 @@ function RevokeButton(props: {
         await api("DELETE", `/api/tokens/${encodeURIComponent(props.token.id)}`);
         props.onRevoked();
       } catch (e) {
-        props.onError(errorText(e));
+        props.onError(e);
       }
     },
   });
 }
 
 /** /dashboard/tokens: create (shown once, copy), list with last use, revoke with confirmation. */
-export function TokensPage(): ComponentChildren {
+export function TokensPage(props: { session: Session }): ComponentChildren {
+  const gate = missingFeature(props.session, "api_tokens");
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>(["read", "write"]);
   const [created, setCreated] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
 
   const { items: tokens, reload: load } = useApiList<ApiToken>("/api/tokens", setError);
 
@@ -62,7 +65,7 @@ export function TokensPage(): ComponentChildren {
       setName("");
       await load();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
 
@@ -70,25 +73,36 @@ export function TokensPage(): ComponentChildren {
     "section",
     null,
     h(PageHead, { title: t("tokensTitle"), lead: t("tokensLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     created ? h(SecretOnce, { lead: t("tokenOnce"), secret: created, testId: "new-token" }) : null,
-    h(
-      "form",
-      { class: "card", onSubmit: submit },
-      h(Field, { label: t("tokenName"), name: "token-name", value: name, onInput: setName, required: true }),
-      h(Checkboxes, {
-        legend: t("scopes"),
-        name: "scopes",
-        options: [
-          ["read", t("scopeRead")],
-          ["write", t("scopeWrite")],
-          ["admin", t("scopeAdmin")],
-        ],
-        checked: scopes,
-        onChange: setScopes,
-      }),
-      h("button", { type: "submit", disabled: name.trim() === "" || scopes.length === 0 }, t("createToken")),
-    ),
+    gate ??
+      h(
+        "form",
+        { class: "card", onSubmit: submit },
+        h(Field, {
+          label: t("tokenName"),
+          name: "token-name",
+          value: name,
+          onInput: setName,
+          required: true,
+        }),
+        h(Checkboxes, {
+          legend: t("scopes"),
+          name: "scopes",
+          options: [
+            ["read", t("scopeRead")],
+            ["write", t("scopeWrite")],
+            ["admin", t("scopeAdmin")],
+          ],
+          checked: scopes,
+          onChange: setScopes,
+        }),
+        h(
+          "button",
+          { type: "submit", disabled: name.trim() === "" || scopes.length === 0 },
+          t("createToken"),
+        ),
+      ),
     DataTable({
       rows: tokens,
       empty: t("noTokens"),

@@ -1,11 +1,12 @@
 import { type ComponentChildren, h } from "preact";
 import { useState } from "preact/hooks";
-import { api, errorText } from "../api.js";
+import { api, planGateOf } from "../api.js";
 import { formatTime, t } from "../i18n.js";
 import {
   Checkboxes,
   ConfirmButton,
   DataTable,
+  ErrorNotice,
   Field,
   Notice,
   PageHead,
@@ -38,8 +39,16 @@ interface Delivery {
   occurredAt: string;
 }
 
+/** A delivery's state in the user's language (REST: pending, delivered, dead). */
+function deliveryStatus(status: string): string {
+  if (status === "pending") return t("deliveryPending");
+  if (status === "delivered") return t("deliveryDelivered");
+  if (status === "dead") return t("deliveryDead");
+  return status;
+}
+
 function DeliveryLog(props: { subscriptionId: string; version: number }): ComponentChildren {
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const { items: deliveries, reload: load } = useApiList<Delivery>(
     `/api/webhooks/${encodeURIComponent(props.subscriptionId)}/deliveries?limit=20`,
     setError,
@@ -54,7 +63,7 @@ function DeliveryLog(props: { subscriptionId: string; version: number }): Compon
       h("h3", null, t("deliveries")),
       h("button", { type: "button", onClick: () => void load() }, t("refresh")),
     ),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     DataTable({
       rows: deliveries,
       empty: t("noDeliveries"),
@@ -64,7 +73,7 @@ function DeliveryLog(props: { subscriptionId: string; version: number }): Compon
           "tr",
           { key: d.id, "data-delivery-status": d.status },
           h("td", null, d.event),
-          h("td", null, d.status),
+          h("td", null, deliveryStatus(d.status)),
           h("td", null, String(d.attempts)),
           h("td", null, d.lastResponseCode === null ? (d.lastError ?? "—") : String(d.lastResponseCode)),
           h("td", null, formatTime(d.occurredAt)),
@@ -76,7 +85,7 @@ function DeliveryLog(props: { subscriptionId: string; version: number }): Compon
 function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): ComponentChildren {
   const { sub } = props;
   const [message, setMessage] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const [version, setVersion] = useState(0);
   const act = async (path: string, done: string | undefined) => {
     setError(undefined);
@@ -86,7 +95,7 @@ function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): 
       setVersion((v) => v + 1);
       props.onChanged();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
@@ -100,7 +109,7 @@ function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): 
       ` ${sub.events.join(", ")}`,
       sub.description ? ` — ${sub.description}` : "",
     ),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     message ? h(Notice, { kind: "info" }, message) : null,
     h(
       "div",
@@ -119,7 +128,7 @@ function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): 
             await api("DELETE", `/api/webhooks/${encodeURIComponent(sub.id)}`);
             props.onChanged();
           } catch (e) {
-            setError(errorText(e));
+            setError(e);
           }
         },
       }),
@@ -134,8 +143,10 @@ export function WebhooksPage(): ComponentChildren {
   const [description, setDescription] = useState("");
   const [events, setEvents] = useState<string[]>(["memory.created"]);
   const [secret, setSecret] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
   const { items: subs, reload: load } = useApiList<Subscription>("/api/webhooks", setError);
+  // On a plan without webhooks the list answers 402: the page shows the plan notice, no form.
+  const gated = planGateOf(error) !== undefined;
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
@@ -146,33 +157,53 @@ export function WebhooksPage(): ComponentChildren {
         ...(description ? { description } : {}),
       });
       setSecret(created.secret);
+      // The form starts over for the next webhook (the secret stays shown above it).
+      setUrl("https://");
+      setDescription("");
+      setEvents(["memory.created"]);
       await load();
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     }
   };
   return h(
     "section",
     null,
     h(PageHead, { title: t("webhooksTitle"), lead: t("webhooksLead") }),
-    error ? h(Notice, { kind: "error" }, error) : null,
+    error ? h(ErrorNotice, { error }) : null,
     secret ? h(SecretOnce, { lead: t("secretOnce"), secret, testId: "webhook-secret" }) : null,
-    h(
-      "form",
-      { class: "card", onSubmit: submit },
-      h(Field, { label: t("url"), name: "url", type: "url", value: url, onInput: setUrl, required: true }),
-      h(Field, { label: t("description"), name: "description", value: description, onInput: setDescription }),
-      h(Checkboxes, {
-        legend: t("events"),
-        name: "events",
-        options: EVENT_KINDS.map((k) => [k, k] as const),
-        checked: events,
-        onChange: setEvents,
-      }),
-      h("button", { type: "submit", disabled: events.length === 0 }, t("createWebhook")),
-    ),
+    gated
+      ? null
+      : h(
+          "form",
+          { class: "card", onSubmit: submit },
+          h(Field, {
+            label: t("url"),
+            name: "url",
+            type: "url",
+            value: url,
+            onInput: setUrl,
+            required: true,
+          }),
+          h(Field, {
+            label: t("description"),
+            name: "description",
+            value: description,
+            onInput: setDescription,
+          }),
+          h(Checkboxes, {
+            legend: t("events"),
+            name: "events",
+            options: EVENT_KINDS.map((k) => [k, k] as const),
+            checked: events,
+            onChange: setEvents,
+          }),
+          h("button", { type: "submit", disabled: events.length === 0 }, t("createWebhook")),
+        ),
     subs === undefined
-      ? h("p", { role: "status" }, t("loading"))
+      ? gated
+        ? null
+        : h("p", { role: "status" }, t("loading"))
       : subs.length === 0
         ? h("p", null, t("noWebhooks"))
         : subs.map((sub) => h(SubscriptionCard, { key: sub.id, sub, onChanged: () => void load() })),

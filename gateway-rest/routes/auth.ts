@@ -58,6 +58,9 @@ const sessionSchema = z
     tenantSlug: z.string().nullable(),
     plan: z.enum(enumWords(PlanSchema)).nullable(),
     scopes: z.array(z.enum(enumWords(ScopeSchema))),
+    features: z
+      .array(z.string())
+      .describe("Feature words of the workspace's plan: byok, audit_export, webhooks, api_tokens"),
   })
   .meta({ id: "Session" });
 
@@ -199,6 +202,7 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
         tenantSlug: s.tenantSlug ?? null,
         plan: s.plan ? enumWord(PlanSchema, s.plan) : null,
         scopes: s.scopes.map((scope) => enumWord(ScopeSchema, scope)),
+        features: s.features,
       };
     },
   );

@@ -2,10 +2,16 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoEnumField } from "../../gateway-kit/proto-rules.js";
-import { BillingPeriodSchema, CreateCheckoutRequestSchema } from "../../gen/memory/v1/billing_service_pb.js";
+import {
+  BillingPeriod,
+  BillingPeriodSchema,
+  CreateCheckoutRequestSchema,
+  type PlanPrice,
+} from "../../gen/memory/v1/billing_service_pb.js";
 import { PlanSchema } from "../../gen/memory/v1/memory_pb.js";
-import { enumNumber } from "../../lib/proto-enum-words.js";
+import { enumNumber, enumWord } from "../../lib/proto-enum-words.js";
 import { errorResponses } from "../error-schemas.js";
+import { isoTime } from "../iso-time.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
 
 const checkout = CreateCheckoutRequestSchema.field;
@@ -19,6 +25,56 @@ export const checkoutRequestSchema = z
   .meta({ id: "CheckoutRequest" });
 
 const urlResponseSchema = z.object({ url: z.string() }).meta({ id: "RedirectUrl" });
+
+const PLAN_WORDS = ["free", "plus", "pro", "team", "api"] as const;
+
+const priceSchema = z
+  .object({
+    unitAmount: z.int().describe("In the currency's smallest unit (cents)"),
+    currency: z.string().describe("ISO 4217, lower case: the customer's currency where the price has it"),
+  })
+  .meta({ id: "PlanPrice" });
+
+/** GET /api/billing: the billing page's data. */
+export const billingResponseSchema = z
+  .object({
+    currentPlan: z.enum(PLAN_WORDS),
+    paymentsConfigured: z.boolean(),
+    hasPaymentCustomer: z.boolean().describe("The customer portal can be opened"),
+    subscription: z
+      .object({
+        plan: z.enum(PLAN_WORDS),
+        billing: z.enum(["monthly", "yearly"]),
+        status: z.string().describe("The payment provider's word: active, past_due, trialing, …"),
+        currentPeriodEnd: z
+          .string()
+          .nullable()
+          .describe("ISO 8601; null when the provider could not be read"),
+        cancelAt: z
+          .string()
+          .nullable()
+          .describe("ISO 8601: a scheduled end (cancellation received); null: renews"),
+      })
+      .nullable(),
+    plans: z
+      .array(
+        z.object({
+          plan: z.enum(PLAN_WORDS),
+          memoryLimit: z.int().nullable().describe("null: no limit"),
+          requestsPerMinutePerToken: z.int(),
+          auditRetentionDays: z.int(),
+          mcpRequestsPerMinutePerIp: z.int().nullable(),
+          features: z.array(z.string()).describe("byok, audit_export, webhooks, api_tokens"),
+          prices: z.object({ monthly: priceSchema.nullable(), yearly: priceSchema.nullable() }),
+        }),
+      )
+      .describe("Every plan, cheapest first, with the limits of the plan table"),
+  })
+  .meta({ id: "Billing" });
+
+const planWord = (plan: number) => enumWord(PlanSchema, plan) as (typeof PLAN_WORDS)[number];
+const price = (p: PlanPrice | undefined) =>
+  p ? { unitAmount: Number(p.unitAmount), currency: p.currency } : null;
 
 /**
  * Subscriptions through the payment provider → BillingService. Session only (spec "Authentication"
@@ -55,6 +111,52 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
         coreCall(request, options),
       );
       return { url: result.url };
+    },
+  );
+
+  routes.get(
+    "/billing",
+    {
+      schema: {
+        ...describeOperation(options, {
+          id: "getBilling",
+          summary: "Plan, subscription and every plan with its limits and prices",
+          description:
+            "For the dashboard's billing page: the current plan, the subscription's period end and a scheduled " +
+            "cancellation, whether the customer portal can be opened, and every plan with the limits of the plan " +
+            "table and the configured prices (null without payments).",
+          tag: "billing",
+          rpc: "memory.v1.BillingService/GetBilling",
+        }),
+        response: { 200: billingResponseSchema, ...errorResponses(options.auth) },
+      },
+    },
+    async (request) => {
+      const answer = await billing.getBilling({}, coreCall(request, options));
+      const sub = answer.subscription;
+      return {
+        currentPlan: planWord(answer.currentPlan),
+        paymentsConfigured: answer.paymentsConfigured,
+        hasPaymentCustomer: answer.hasPaymentCustomer,
+        subscription: sub
+          ? {
+              plan: planWord(sub.plan),
+              billing: sub.billing === BillingPeriod.YEARLY ? ("yearly" as const) : ("monthly" as const),
+              status: sub.status,
+              currentPeriodEnd: isoTime(sub.currentPeriodEnd) ?? null,
+              cancelAt: isoTime(sub.cancelAt) ?? null,
+            }
+          : null,
+        plans: answer.plans.map((offer) => ({
+          plan: planWord(offer.plan),
+          memoryLimit: offer.memoryLimit === undefined ? null : Number(offer.memoryLimit),
+          requestsPerMinutePerToken: offer.requestsPerMinutePerToken,
+          auditRetentionDays: offer.auditRetentionDays,
+          mcpRequestsPerMinutePerIp: offer.mcpRequestsPerMinutePerIp ?? null,
+          features: offer.features,
+          prices: { monthly: price(offer.monthly), yearly: price(offer.yearly) },
+        })),
+      };
     },
   );
 

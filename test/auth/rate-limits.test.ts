@@ -1,8 +1,10 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
+import { DASHBOARD_REQUESTS_PER_MINUTE_PER_SESSION } from "../../core/plans/plans.js";
 import { RetryInfoSchema } from "../../gen/memory/v1/errors_pb.js";
 import { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
+import { csrfTokenFor } from "../../lib/csrf-token.js";
 import { CLIENT_IP_HEADER, GATEWAY_HEADER, MCP_GATEWAY } from "../../lib/gateway-metadata.js";
 import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService } from "../helpers/test-service.js";
@@ -174,6 +176,58 @@ test("a session counts like a token: 30 per minute on the free plan", async (t) 
   // The onboarding call before did not count: a session without a workspace has no plan yet.
   t.is(statuses.filter((s) => s === 200).length, 30);
   t.is(statuses.at(-1), 429);
+});
+
+/** `n` sequential GET /api/auth/session with `headers`; the statuses in order. */
+async function sessionStatuses(headers: Record<string, string>, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) {
+    statuses.push((await fetch(`${service.httpUrl}/api/auth/session`, { headers })).status);
+  }
+  return statuses;
+}
+
+test("the dashboard's calls (session + its own X-CSRF-Token) have their own 300 per minute, apart from the plan's 30", async (t) => {
+  t.is(DASHBOARD_REQUESTS_PER_MINUTE_PER_SESSION, 300);
+  const { session } = await signInWithWorkspace(service, "free");
+  const dashboard = { ...cookieHeader(session), "x-csrf-token": csrfTokenFor(session) };
+  const statuses = await sessionStatuses(dashboard, 301);
+  t.is(statuses.filter((s) => s === 200).length, 300, "300 dashboard calls pass on the free plan");
+  t.is(statuses.at(-1), 429, "the 301st within the minute is refused: still limited against abuse");
+  // The plan's budget of the same session was not touched by the dashboard's calls.
+  const plain = await sessionStatuses(cookieHeader(session), 31);
+  t.is(plain.filter((s) => s === 200).length, 30);
+  t.is(plain.at(-1), 429);
+});
+
+test("the session cookie without the token, or with another session's or a made-up token, keeps the plan's limit", async (t) => {
+  const { session } = await signInWithWorkspace(service, "free");
+  const other = await signInWithWorkspace(service, "free");
+  // Another session's token first: it counts against this session's plan budget (30).
+  const foreign = await sessionStatuses(
+    { ...cookieHeader(session), "x-csrf-token": csrfTokenFor(other.session) },
+    10,
+  );
+  t.true(foreign.every((s) => s === 200));
+  const forged = await sessionStatuses({ ...cookieHeader(session), "x-csrf-token": "A".repeat(43) }, 21);
+  t.deepEqual(forged.slice(0, 20), Array(20).fill(200));
+  t.is(forged.at(-1), 429, "10 + 20 plan calls used up the free plan's 30");
+  // The dashboard's budget of the session is still whole.
+  const dashboard = await sessionStatuses(
+    { ...cookieHeader(session), "x-csrf-token": csrfTokenFor(session) },
+    5,
+  );
+  t.deepEqual(dashboard, [200, 200, 200, 200, 200]);
+});
+
+test("a bearer token never gets the dashboard's budget, even with a session's X-CSRF-Token", async (t) => {
+  const tenant = await service.createTenant({ plan: "free", limitsOverride: {} });
+  const { session } = await signInWithWorkspace(service, "free");
+  const result = await callsUntilLimited(
+    { authorization: `Bearer ${tenant.token}`, "x-csrf-token": csrfTokenFor(session) },
+    40,
+  );
+  t.is(result.ok, 30);
 });
 
 test("MCP on the api plan: 60 per 60 s per client IP across tokens, only for calls the MCP gateway marks", async (t) => {

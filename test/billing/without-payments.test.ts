@@ -64,6 +64,28 @@ test("no keys: checkout, portal, webhook and Kündigung are 503 payments not con
   t.like(await paid.json(), { error: "plan_upgrade_required", currentPlan: "free" });
 });
 
+test("no keys: GET /api/billing answers the plans and limits without prices, no portal, no subscription", async (t) => {
+  const tenant = await plain.createTenant({ plan: "free" });
+  const cookie = await createSessionCookie(plain, tenant.tenantId);
+  const res = await fetch(`${plain.httpUrl}/api/billing`, { headers: { cookie } });
+  t.is(res.status, 200);
+  const billing = (await res.json()) as {
+    currentPlan: string;
+    paymentsConfigured: boolean;
+    hasPaymentCustomer: boolean;
+    subscription: unknown;
+    plans: { plan: string; prices: { monthly: unknown; yearly: unknown } }[];
+  };
+  t.like(billing, {
+    currentPlan: "free",
+    paymentsConfigured: false,
+    hasPaymentCustomer: false,
+    subscription: null,
+  });
+  t.is(billing.plans.length, 5);
+  t.true(billing.plans.every((p) => p.prices.monthly === null && p.prices.yearly === null));
+});
+
 test("SELF_HOSTED_PLAN=api: onboarding grants api without payment, and the owner can create a token", async (t) => {
   const cookie = await createSessionCookie(selfHosted, undefined);
   const slug = `self-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
  * A local stand-in for the Stripe API (https://docs.stripe.com/api), driven by the real `stripe`
  * SDK through STRIPE_API_BASE. It reproduces what billing calls: form-encoded POST bodies with
  * bracketed keys, Bearer secret-key authentication, the objects' JSON shapes (checkout.session,
- * billing_portal.session, subscription with items.data[].current_period_end) and Stripe's error
+ * billing_portal.session, subscription with items.data[].current_period_end, price with
+ * currency_options, customer with its currency) and Stripe's error
  * envelope. Every request is recorded with its flat form fields, so tests assert the exact calls.
  */
 export interface StripeRequest {
@@ -16,9 +17,32 @@ export interface StripeRequest {
   readonly form: Record<string, string>;
 }
 
+/** A price as the fake answers GET /v1/prices/:id (https://docs.stripe.com/api/prices/object). */
+export interface FakePrice {
+  unitAmount: number;
+  currency: string;
+  interval: "month" | "year";
+  /** Other currencies the price is sold in (multi-currency prices), amount by ISO code. */
+  currencyOptions?: Record<string, number>;
+}
+
+/**
+ * The prices of the test configuration (payment-fixtures.ts PRICES): euros, the pro plan also in
+ * US dollars, the yearly price two months cheaper.
+ */
+export const DEFAULT_FAKE_PRICES: Readonly<Record<string, FakePrice>> = {
+  price_plus_monthly: { unitAmount: 500, currency: "eur", interval: "month" },
+  price_pro_monthly: { unitAmount: 1900, currency: "eur", interval: "month", currencyOptions: { usd: 2100 } },
+  price_pro_yearly: { unitAmount: 19000, currency: "eur", interval: "year", currencyOptions: { usd: 21000 } },
+  price_team_monthly: { unitAmount: 4900, currency: "eur", interval: "month" },
+  price_api_monthly: { unitAmount: 9900, currency: "eur", interval: "month" },
+};
+
 export interface FakeSubscription {
   id: string;
   customer: string;
+  /** ISO 4217 (default eur). */
+  currency?: string;
   status: string;
   priceId: string;
   currentPeriodEnd: number;
@@ -32,6 +56,10 @@ export interface FakeStripe {
   readonly url: string;
   readonly requests: StripeRequest[];
   readonly subscriptions: Map<string, FakeSubscription>;
+  /** Prices by id (starts with DEFAULT_FAKE_PRICES); unknown ids are Stripe's 404. */
+  readonly prices: Map<string, FakePrice>;
+  /** Customers' currencies by customer id; a customer not listed exists with currency null. */
+  readonly customerCurrencies: Map<string, string>;
   /** Answer the next calls with a Stripe 500 (api_error) while true. */
   failing: boolean;
   subscriptionObject(subscription: FakeSubscription): Record<string, unknown>;
@@ -41,6 +69,8 @@ export interface FakeStripe {
 export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
   const requests: StripeRequest[] = [];
   const subscriptions = new Map<string, FakeSubscription>();
+  const prices = new Map<string, FakePrice>(Object.entries(DEFAULT_FAKE_PRICES));
+  const customerCurrencies = new Map<string, string>();
   let counter = 0;
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -49,6 +79,7 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
     object: "subscription",
     customer: s.customer,
     status: s.status,
+    currency: s.currency ?? "eur",
     cancel_at: s.cancelAt,
     cancel_at_period_end: s.cancelAtPeriodEnd,
     canceled_at: s.cancelAt || s.cancelAtPeriodEnd ? now() : null,
@@ -76,6 +107,8 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
     url: "",
     requests,
     subscriptions,
+    prices,
+    customerCurrencies,
     failing: false,
     subscriptionObject,
     close: async () => {},
@@ -136,6 +169,50 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
         livemode: false,
         created: now(),
         url: `https://billing.stripe.com/p/session/test_${id}`,
+      });
+    }
+    const priceMatch = /^\/v1\/prices\/([A-Za-z0-9_]+)$/.exec(url.pathname);
+    if (req.method === "GET" && priceMatch?.[1]) {
+      const price = prices.get(priceMatch[1]);
+      if (!price) {
+        return error(404, "invalid_request_error", `No such price: '${priceMatch[1]}'`, "resource_missing");
+      }
+      // The SDK sends expand[0]=currency_options (Stripe also takes expand[]=…).
+      const expanded = [...url.searchParams].some(
+        ([key, value]) => key.startsWith("expand[") && value === "currency_options",
+      );
+      return send(200, {
+        id: priceMatch[1],
+        object: "price",
+        active: true,
+        currency: price.currency,
+        unit_amount: price.unitAmount,
+        type: "recurring",
+        recurring: { interval: price.interval, interval_count: 1 },
+        livemode: false,
+        ...(expanded
+          ? {
+              currency_options: Object.fromEntries(
+                [
+                  [price.currency, price.unitAmount] as const,
+                  ...Object.entries(price.currencyOptions ?? {}),
+                ].map(([currency, amount]) => [
+                  currency,
+                  { unit_amount: amount, tax_behavior: "unspecified" },
+                ]),
+              ),
+            }
+          : {}),
+      });
+    }
+    const customerMatch = /^\/v1\/customers\/([A-Za-z0-9_]+)$/.exec(url.pathname);
+    if (req.method === "GET" && customerMatch?.[1]) {
+      return send(200, {
+        id: customerMatch[1],
+        object: "customer",
+        currency: customerCurrencies.get(customerMatch[1]) ?? null,
+        livemode: false,
+        created: now(),
       });
     }
     const match = /^\/v1\/subscriptions\/([A-Za-z0-9_]+)$/.exec(url.pathname);

@@ -66,6 +66,7 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     eraseMemory: {},
     createCheckout: { body: { plan: "pro", billing: "yearly" } },
     createPortalSession: {},
+    getBilling: {},
     handlePaymentEvent: { body: '{"id":"evt_1"}', headers: { "provider-signature": "t=1,v1=abc" } },
     requestCancellation: { body: { email: "a@example.test", reason: "moving" } },
     signInWithEmail: { body: { email: "a@example.test" } },

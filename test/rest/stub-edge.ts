@@ -285,6 +285,28 @@ export const HAPPY_CORE: StubCore = {
     createPortalSession: async () => ({ url: "https://pay.example.test/p/1" }),
     handlePaymentEvent: async () => ({ processed: true, eventType: "checkout.session.completed" }),
     requestCancellation: async () => ({ message: "Your cancellation was received." }),
+    getBilling: async () => ({
+      currentPlan: 3,
+      paymentsConfigured: true,
+      hasPaymentCustomer: true,
+      subscription: {
+        plan: 3,
+        billing: 1,
+        status: "active",
+        currentPeriodEnd: { seconds: 1_900_000_000n, nanos: 0 },
+        cancelAt: { seconds: 1_900_000_000n, nanos: 0 },
+      },
+      plans: [
+        { plan: 1, memoryLimit: 2500n, requestsPerMinutePerToken: 30, auditRetentionDays: 30, features: [] },
+        {
+          plan: 3,
+          requestsPerMinutePerToken: 60,
+          auditRetentionDays: 90,
+          features: ["byok", "audit_export"],
+          monthly: { unitAmount: 1900n, currency: "eur" },
+        },
+      ],
+    }),
   },
   lifecycle: {
     eraseMemory: async () => ({ erased: true, versions: 3, chunks: 7, edges: 4 }),

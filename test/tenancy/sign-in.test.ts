@@ -112,6 +112,7 @@ test("a sign-in mail arrives over SMTP and its link signs a new user in, on to o
     tenantSlug: null,
     plan: null,
     scopes: [],
+    features: [],
   });
 });
 

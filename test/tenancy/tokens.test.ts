@@ -98,6 +98,7 @@ test("a created token is shown once, stored only as its SHA-256, listed without 
     tenantSlug: slug,
     plan: "api",
     scopes: ["read", "write"],
+    features: ["byok", "audit_export", "webhooks", "api_tokens"],
   });
 });
 

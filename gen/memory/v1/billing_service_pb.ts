@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/billing_service.proto.
  */
 export const file_memory_v1_billing_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnkvdjEvYmlsbGluZ19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEilwEKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBItCgRwbGFuGAEgASgOMg8ubWVtb3J5LnYxLlBsYW5CDrpIC4IBCBgCGAMYBBgFEjMKB2JpbGxpbmcYAiABKA4yGC5tZW1vcnkudjEuQmlsbGluZ1BlcmlvZEIIukgFggECEAESGgoIYmFzZV91cmwYAyABKAlCCLpIBXIDiAEBIiUKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIjgKGkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0EhoKCGJhc2VfdXJsGAEgASgJQgi6SAVyA4gBASIqChtDcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USCwoDdXJsGAEgASgJIkoKGUhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QSGgoHcGF5bG9hZBgBIAEoDEIJukgGegQYgIBAEhEKCXNpZ25hdHVyZRgCIAEoCSJDChpIYW5kbGVQYXltZW50RXZlbnRSZXNwb25zZRIRCglwcm9jZXNzZWQYASABKAgSEgoKZXZlbnRfdHlwZRgCIAEoCSKaAgoaUmVxdWVzdENhbmNlbGxhdGlvblJlcXVlc3QSGQoFZW1haWwYASABKAlCCrpIB3IFGMACYAESHQoGcmVhc29uGAIgASgJQgi6SAVyAxjQD0gAiAEBEjMKCXdvcmtzcGFjZRgDIAEoCUIgukgdchsyGV5bYS16MC05XVthLXowLTktXXsxLDYyfSQSMwoEa2luZBgEIAEoDjIbLm1lbW9yeS52MS5DYW5jZWxsYXRpb25LaW5kQgi6SAWCAQIQARI9Cgt3aXNoZWRfZGF0ZRgFIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIAYgBAUIJCgdfcmVhc29uQg4KDF93aXNoZWRfZGF0ZSJ6ChtSZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIaChJjb25maXJtYXRpb25fdG9rZW4YAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoaQ29uZmlybUNhbmNlbGxhdGlvblJlcXVlc3QSJgoSY29uZmlybWF0aW9uX3Rva2VuGAEgASgJQgq6SAdyBRABGIBAIl8KG0NvbmZpcm1DYW5jZWxsYXRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEi8KC3JlY2VpdmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpmCg1CaWxsaW5nUGVyaW9kEh4KGkJJTExJTkdfUEVSSU9EX1VOU1BFQ0lGSUVEEAASGgoWQklMTElOR19QRVJJT0RfTU9OVEhMWRABEhkKFUJJTExJTkdfUEVSSU9EX1lFQVJMWRACKnoKEENhbmNlbGxhdGlvbktpbmQSIQodQ0FOQ0VMTEFUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQU5DRUxMQVRJT05fS0lORF9PUkRJTkFSWRABEiMKH0NBTkNFTExBVElPTl9LSU5EX0VYVFJBT1JESU5BUlkQAjL8AwoOQmlsbGluZ1NlcnZpY2USVQoOQ3JlYXRlQ2hlY2tvdXQSIC5tZW1vcnkudjEuQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0GiEubWVtb3J5LnYxLkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USZAoTQ3JlYXRlUG9ydGFsU2Vzc2lvbhIlLm1lbW9yeS52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVxdWVzdBomLm1lbW9yeS52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USYQoSSGFuZGxlUGF5bWVudEV2ZW50EiQubWVtb3J5LnYxLkhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QaJS5tZW1vcnkudjEuSGFuZGxlUGF5bWVudEV2ZW50UmVzcG9uc2USZAoTUmVxdWVzdENhbmNlbGxhdGlvbhIlLm1lbW9yeS52MS5SZXF1ZXN0Q2FuY2VsbGF0aW9uUmVxdWVzdBomLm1lbW9yeS52MS5SZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USZAoTQ29uZmlybUNhbmNlbGxhdGlvbhIlLm1lbW9yeS52MS5Db25maXJtQ2FuY2VsbGF0aW9uUmVxdWVzdBomLm1lbW9yeS52MS5Db25maXJtQ2FuY2VsbGF0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch9tZW1vcnkvdjEvYmlsbGluZ19zZXJ2aWNlLnByb3RvEgltZW1vcnkudjEilwEKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBItCgRwbGFuGAEgASgOMg8ubWVtb3J5LnYxLlBsYW5CDrpIC4IBCBgCGAMYBBgFEjMKB2JpbGxpbmcYAiABKA4yGC5tZW1vcnkudjEuQmlsbGluZ1BlcmlvZEIIukgFggECEAESGgoIYmFzZV91cmwYAyABKAlCCLpIBXIDiAEBIiUKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIjgKGkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0EhoKCGJhc2VfdXJsGAEgASgJQgi6SAVyA4gBASIqChtDcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USCwoDdXJsGAEgASgJIkoKGUhhbmRsZVBheW1lbnRFdmVudFJlcXVlc3QSGgoHcGF5bG9hZBgBIAEoDEIJukgGegQYgIBAEhEKCXNpZ25hdHVyZRgCIAEoCSJDChpIYW5kbGVQYXltZW50RXZlbnRSZXNwb25zZRIRCglwcm9jZXNzZWQYASABKAgSEgoKZXZlbnRfdHlwZRgCIAEoCSKaAgoaUmVxdWVzdENhbmNlbGxhdGlvblJlcXVlc3QSGQoFZW1haWwYASABKAlCCrpIB3IFGMACYAESHQoGcmVhc29uGAIgASgJQgi6SAVyAxjQD0gAiAEBEjMKCXdvcmtzcGFjZRgDIAEoCUIgukgdchsyGV5bYS16MC05XVthLXowLTktXXsxLDYyfSQSMwoEa2luZBgEIAEoDjIbLm1lbW9yeS52MS5DYW5jZWxsYXRpb25LaW5kQgi6SAWCAQIQARI9Cgt3aXNoZWRfZGF0ZRgFIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIAYgBAUIJCgdfcmVhc29uQg4KDF93aXNoZWRfZGF0ZSJ6ChtSZXF1ZXN0Q2FuY2VsbGF0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRIaChJjb25maXJtYXRpb25fdG9rZW4YAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoaQ29uZmlybUNhbmNlbGxhdGlvblJlcXVlc3QSJgoSY29uZmlybWF0aW9uX3Rva2VuGAEgASgJQgq6SAdyBRABGIBAIl8KG0NvbmZpcm1DYW5jZWxsYXRpb25SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEi8KC3JlY2VpdmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCITChFHZXRCaWxsaW5nUmVxdWVzdCLRAQoSR2V0QmlsbGluZ1Jlc3BvbnNlEiUKDGN1cnJlbnRfcGxhbhgBIAEoDjIPLm1lbW9yeS52MS5QbGFuEhsKE3BheW1lbnRzX2NvbmZpZ3VyZWQYAiABKAgSHAoUaGFzX3BheW1lbnRfY3VzdG9tZXIYAyABKAgSNAoMc3Vic2NyaXB0aW9uGAQgASgLMh4ubWVtb3J5LnYxLkJpbGxpbmdTdWJzY3JpcHRpb24SIwoFcGxhbnMYBSADKAsyFC5tZW1vcnkudjEuUGxhbk9mZmVyItYBChNCaWxsaW5nU3Vic2NyaXB0aW9uEh0KBHBsYW4YASABKA4yDy5tZW1vcnkudjEuUGxhbhIpCgdiaWxsaW5nGAIgASgOMhgubWVtb3J5LnYxLkJpbGxpbmdQZXJpb2QSDgoGc3RhdHVzGAMgASgJEjYKEmN1cnJlbnRfcGVyaW9kX2VuZBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJY2FuY2VsX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLKAgoJUGxhbk9mZmVyEh0KBHBsYW4YASABKA4yDy5tZW1vcnkudjEuUGxhbhIZCgxtZW1vcnlfbGltaXQYAiABKANIAIgBARIlCh1yZXF1ZXN0c19wZXJfbWludXRlX3Blcl90b2tlbhgDIAEoBRIcChRhdWRpdF9yZXRlbnRpb25fZGF5cxgEIAEoBRIrCh5tY3BfcmVxdWVzdHNfcGVyX21pbnV0ZV9wZXJfaXAYBSABKAVIAYgBARIQCghmZWF0dXJlcxgGIAMoCRIlCgdtb250aGx5GAcgASgLMhQubWVtb3J5LnYxLlBsYW5QcmljZRIkCgZ5ZWFybHkYCCABKAsyFC5tZW1vcnkudjEuUGxhblByaWNlQg8KDV9tZW1vcnlfbGltaXRCIQofX21jcF9yZXF1ZXN0c19wZXJfbWludXRlX3Blcl9pcCIyCglQbGFuUHJpY2USEwoLdW5pdF9hbW91bnQYASABKAMSEAoIY3VycmVuY3kYAiABKAkqZgoNQmlsbGluZ1BlcmlvZBIeChpCSUxMSU5HX1BFUklPRF9VTlNQRUNJRklFRBAAEhoKFkJJTExJTkdfUEVSSU9EX01PTlRITFkQARIZChVCSUxMSU5HX1BFUklPRF9ZRUFSTFkQAip6ChBDYW5jZWxsYXRpb25LaW5kEiEKHUNBTkNFTExBVElPTl9LSU5EX1VOU1BFQ0lGSUVEEAASHgoaQ0FOQ0VMTEFUSU9OX0tJTkRfT1JESU5BUlkQARIjCh9DQU5DRUxMQVRJT05fS0lORF9FWFRSQU9SRElOQVJZEAIyxwQKDkJpbGxpbmdTZXJ2aWNlElUKDkNyZWF0ZUNoZWNrb3V0EiAubWVtb3J5LnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBohLm1lbW9yeS52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlEmQKE0NyZWF0ZVBvcnRhbFNlc3Npb24SJS5tZW1vcnkudjEuQ3JlYXRlUG9ydGFsU2Vzc2lvblJlcXVlc3QaJi5tZW1vcnkudjEuQ3JlYXRlUG9ydGFsU2Vzc2lvblJlc3BvbnNlEmEKEkhhbmRsZVBheW1lbnRFdmVudBIkLm1lbW9yeS52MS5IYW5kbGVQYXltZW50RXZlbnRSZXF1ZXN0GiUubWVtb3J5LnYxLkhhbmRsZVBheW1lbnRFdmVudFJlc3BvbnNlEmQKE1JlcXVlc3RDYW5jZWxsYXRpb24SJS5tZW1vcnkudjEuUmVxdWVzdENhbmNlbGxhdGlvblJlcXVlc3QaJi5tZW1vcnkudjEuUmVxdWVzdENhbmNlbGxhdGlvblJlc3BvbnNlEmQKE0NvbmZpcm1DYW5jZWxsYXRpb24SJS5tZW1vcnkudjEuQ29uZmlybUNhbmNlbGxhdGlvblJlcXVlc3QaJi5tZW1vcnkudjEuQ29uZmlybUNhbmNlbGxhdGlvblJlc3BvbnNlEkkKCkdldEJpbGxpbmcSHC5tZW1vcnkudjEuR2V0QmlsbGluZ1JlcXVlc3QaHS5tZW1vcnkudjEuR2V0QmlsbGluZ1Jlc3BvbnNlYgZwcm90bzM", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.CreateCheckoutRequest
@@ -265,6 +265,193 @@ export const ConfirmCancellationResponseSchema: GenMessage<ConfirmCancellationRe
   messageDesc(file_memory_v1_billing_service, 9);
 
 /**
+ * @generated from message memory.v1.GetBillingRequest
+ */
+export type GetBillingRequest = Message<"memory.v1.GetBillingRequest"> & {
+};
+
+/**
+ * Describes the message memory.v1.GetBillingRequest.
+ * Use `create(GetBillingRequestSchema)` to create a new message.
+ */
+export const GetBillingRequestSchema: GenMessage<GetBillingRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 10);
+
+/**
+ * @generated from message memory.v1.GetBillingResponse
+ */
+export type GetBillingResponse = Message<"memory.v1.GetBillingResponse"> & {
+  /**
+   * @generated from field: memory.v1.Plan current_plan = 1;
+   */
+  currentPlan: Plan;
+
+  /**
+   * False: no payment provider configured (self-hosted); no prices, no checkout, no portal.
+   *
+   * @generated from field: bool payments_configured = 2;
+   */
+  paymentsConfigured: boolean;
+
+  /**
+   * The workspace has a payment customer, so the customer portal can be opened.
+   *
+   * @generated from field: bool has_payment_customer = 3;
+   */
+  hasPaymentCustomer: boolean;
+
+  /**
+   * The paid subscription; unset on the free plan and while payments are not configured.
+   *
+   * @generated from field: memory.v1.BillingSubscription subscription = 4;
+   */
+  subscription?: BillingSubscription | undefined;
+
+  /**
+   * Every plan, cheapest first.
+   *
+   * @generated from field: repeated memory.v1.PlanOffer plans = 5;
+   */
+  plans: PlanOffer[];
+};
+
+/**
+ * Describes the message memory.v1.GetBillingResponse.
+ * Use `create(GetBillingResponseSchema)` to create a new message.
+ */
+export const GetBillingResponseSchema: GenMessage<GetBillingResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 11);
+
+/**
+ * @generated from message memory.v1.BillingSubscription
+ */
+export type BillingSubscription = Message<"memory.v1.BillingSubscription"> & {
+  /**
+   * @generated from field: memory.v1.Plan plan = 1;
+   */
+  plan: Plan;
+
+  /**
+   * @generated from field: memory.v1.BillingPeriod billing = 2;
+   */
+  billing: BillingPeriod;
+
+  /**
+   * The payment provider's status word (active, past_due, trialing, …).
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * End of the paid period (the next renewal unless a cancellation is scheduled).
+   *
+   * @generated from field: google.protobuf.Timestamp current_period_end = 4;
+   */
+  currentPeriodEnd?: Timestamp | undefined;
+
+  /**
+   * A scheduled end (a cancellation received); unset: the subscription renews.
+   *
+   * @generated from field: google.protobuf.Timestamp cancel_at = 5;
+   */
+  cancelAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memory.v1.BillingSubscription.
+ * Use `create(BillingSubscriptionSchema)` to create a new message.
+ */
+export const BillingSubscriptionSchema: GenMessage<BillingSubscription> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 12);
+
+/**
+ * @generated from message memory.v1.PlanOffer
+ */
+export type PlanOffer = Message<"memory.v1.PlanOffer"> & {
+  /**
+   * @generated from field: memory.v1.Plan plan = 1;
+   */
+  plan: Plan;
+
+  /**
+   * Unset: no memory limit.
+   *
+   * @generated from field: optional int64 memory_limit = 2;
+   */
+  memoryLimit?: bigint | undefined;
+
+  /**
+   * @generated from field: int32 requests_per_minute_per_token = 3;
+   */
+  requestsPerMinutePerToken: number;
+
+  /**
+   * @generated from field: int32 audit_retention_days = 4;
+   */
+  auditRetentionDays: number;
+
+  /**
+   * Unset: no per-IP limit on MCP.
+   *
+   * @generated from field: optional int32 mcp_requests_per_minute_per_ip = 5;
+   */
+  mcpRequestsPerMinutePerIp?: number | undefined;
+
+  /**
+   * Feature words of the plan table: byok, audit_export, webhooks, api_tokens.
+   *
+   * @generated from field: repeated string features = 6;
+   */
+  features: string[];
+
+  /**
+   * The configured price per period; unset: not sold billed that way (or no payments).
+   *
+   * @generated from field: memory.v1.PlanPrice monthly = 7;
+   */
+  monthly?: PlanPrice | undefined;
+
+  /**
+   * @generated from field: memory.v1.PlanPrice yearly = 8;
+   */
+  yearly?: PlanPrice | undefined;
+};
+
+/**
+ * Describes the message memory.v1.PlanOffer.
+ * Use `create(PlanOfferSchema)` to create a new message.
+ */
+export const PlanOfferSchema: GenMessage<PlanOffer> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 13);
+
+/**
+ * @generated from message memory.v1.PlanPrice
+ */
+export type PlanPrice = Message<"memory.v1.PlanPrice"> & {
+  /**
+   * In the currency's smallest unit (cents), as the payment provider states it.
+   *
+   * @generated from field: int64 unit_amount = 1;
+   */
+  unitAmount: bigint;
+
+  /**
+   * ISO 4217, lower case (eur, usd): the customer's currency when the price has one for it.
+   *
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message memory.v1.PlanPrice.
+ * Use `create(PlanPriceSchema)` to create a new message.
+ */
+export const PlanPriceSchema: GenMessage<PlanPrice> = /*@__PURE__*/
+  messageDesc(file_memory_v1_billing_service, 14);
+
+/**
  * @generated from enum memory.v1.BillingPeriod
  */
 export enum BillingPeriod {
@@ -378,6 +565,17 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof ConfirmCancellationRequestSchema;
     output: typeof ConfirmCancellationResponseSchema;
+  },
+  /**
+   * REST GET /api/billing: the workspace's plan and subscription, and every plan with its limits
+   * (from the one plan table) and its configured prices, for the dashboard's billing page.
+   *
+   * @generated from rpc memory.v1.BillingService.GetBilling
+   */
+  getBilling: {
+    methodKind: "unary";
+    input: typeof GetBillingRequestSchema;
+    output: typeof GetBillingResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_billing_service, 0);

@@ -29,6 +29,9 @@ type BillingServiceClient interface {
 	// REST POST /api/kuendigung with a confirmation token, step 2 ("jetzt kündigen"): cancels, mails
 	// the confirmation of receipt. Answers alike for unknown contracts.
 	ConfirmCancellation(ctx context.Context, in *ConfirmCancellationRequest, opts ...grpc.CallOption) (*ConfirmCancellationResponse, error)
+	// REST GET /api/billing: the workspace's plan and subscription, and every plan with its limits
+	// (from the one plan table) and its configured prices, for the dashboard's billing page.
+	GetBilling(ctx context.Context, in *GetBillingRequest, opts ...grpc.CallOption) (*GetBillingResponse, error)
 }
 
 type billingServiceClient struct {
@@ -84,6 +87,15 @@ func (c *billingServiceClient) ConfirmCancellation(ctx context.Context, in *Conf
 	return out, nil
 }
 
+func (c *billingServiceClient) GetBilling(ctx context.Context, in *GetBillingRequest, opts ...grpc.CallOption) (*GetBillingResponse, error) {
+	out := new(GetBillingResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.BillingService/GetBilling", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // BillingServiceServer is the server API for BillingService service.
 // All implementations must embed UnimplementedBillingServiceServer
 // for forward compatibility
@@ -100,6 +112,9 @@ type BillingServiceServer interface {
 	// REST POST /api/kuendigung with a confirmation token, step 2 ("jetzt kündigen"): cancels, mails
 	// the confirmation of receipt. Answers alike for unknown contracts.
 	ConfirmCancellation(context.Context, *ConfirmCancellationRequest) (*ConfirmCancellationResponse, error)
+	// REST GET /api/billing: the workspace's plan and subscription, and every plan with its limits
+	// (from the one plan table) and its configured prices, for the dashboard's billing page.
+	GetBilling(context.Context, *GetBillingRequest) (*GetBillingResponse, error)
 	mustEmbedUnimplementedBillingServiceServer()
 }
 
@@ -121,6 +136,9 @@ func (UnimplementedBillingServiceServer) RequestCancellation(context.Context, *R
 }
 func (UnimplementedBillingServiceServer) ConfirmCancellation(context.Context, *ConfirmCancellationRequest) (*ConfirmCancellationResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ConfirmCancellation not implemented")
+}
+func (UnimplementedBillingServiceServer) GetBilling(context.Context, *GetBillingRequest) (*GetBillingResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetBilling not implemented")
 }
 func (UnimplementedBillingServiceServer) mustEmbedUnimplementedBillingServiceServer() {}
 
@@ -225,6 +243,24 @@ func _BillingService_ConfirmCancellation_Handler(srv interface{}, ctx context.Co
 	return interceptor(ctx, in, info, handler)
 }
 
+func _BillingService_GetBilling_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetBillingRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BillingServiceServer).GetBilling(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.BillingService/GetBilling",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BillingServiceServer).GetBilling(ctx, req.(*GetBillingRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _BillingService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "memory.v1.BillingService",
 	HandlerType: (*BillingServiceServer)(nil),
@@ -248,6 +284,10 @@ var _BillingService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ConfirmCancellation",
 			Handler:    _BillingService_ConfirmCancellation_Handler,
+		},
+		{
+			MethodName: "GetBilling",
+			Handler:    _BillingService_GetBilling_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

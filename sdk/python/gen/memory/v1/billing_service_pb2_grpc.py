@@ -41,6 +41,11 @@ class BillingServiceStub(object):
                 request_serializer=memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationResponse.FromString,
                 )
+        self.GetBilling = channel.unary_unary(
+                '/memory.v1.BillingService/GetBilling',
+                request_serializer=memory_dot_v1_dot_billing__service__pb2.GetBillingRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_billing__service__pb2.GetBillingResponse.FromString,
+                )
 
 
 class BillingServiceServicer(object):
@@ -85,6 +90,14 @@ class BillingServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBilling(self, request, context):
+        """REST GET /api/billing: the workspace's plan and subscription, and every plan with its limits
+        (from the one plan table) and its configured prices, for the dashboard's billing page.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BillingServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -112,6 +125,11 @@ def add_BillingServiceServicer_to_server(servicer, server):
                     servicer.ConfirmCancellation,
                     request_deserializer=memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationRequest.FromString,
                     response_serializer=memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationResponse.SerializeToString,
+            ),
+            'GetBilling': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBilling,
+                    request_deserializer=memory_dot_v1_dot_billing__service__pb2.GetBillingRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_billing__service__pb2.GetBillingResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -207,5 +225,22 @@ class BillingService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.BillingService/ConfirmCancellation',
             memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationRequest.SerializeToString,
             memory_dot_v1_dot_billing__service__pb2.ConfirmCancellationResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetBilling(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.BillingService/GetBilling',
+            memory_dot_v1_dot_billing__service__pb2.GetBillingRequest.SerializeToString,
+            memory_dot_v1_dot_billing__service__pb2.GetBillingResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

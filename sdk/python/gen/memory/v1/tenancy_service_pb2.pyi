@@ -215,9 +215,10 @@ class GetSessionRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetSessionResponse(_message.Message):
-    __slots__ = ["credential", "email", "plan", "scopes", "tenant_id", "tenant_slug", "user_id"]
+    __slots__ = ["credential", "email", "features", "plan", "scopes", "tenant_id", "tenant_slug", "user_id"]
     CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
+    FEATURES_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
     SCOPES_FIELD_NUMBER: _ClassVar[int]
     TENANT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -225,12 +226,13 @@ class GetSessionResponse(_message.Message):
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     credential: str
     email: str
+    features: _containers.RepeatedScalarFieldContainer[str]
     plan: _memory_pb2.Plan
     scopes: _containers.RepeatedScalarFieldContainer[Scope]
     tenant_id: str
     tenant_slug: str
     user_id: str
-    def __init__(self, user_id: _Optional[str] = ..., email: _Optional[str] = ..., tenant_id: _Optional[str] = ..., tenant_slug: _Optional[str] = ..., plan: _Optional[_Union[_memory_pb2.Plan, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., credential: _Optional[str] = ...) -> None: ...
+    def __init__(self, user_id: _Optional[str] = ..., email: _Optional[str] = ..., tenant_id: _Optional[str] = ..., tenant_slug: _Optional[str] = ..., plan: _Optional[_Union[_memory_pb2.Plan, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., credential: _Optional[str] = ..., features: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListProviderKeysRequest(_message.Message):
     __slots__ = []
