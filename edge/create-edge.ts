@@ -14,7 +14,7 @@ import { type Logger, markRequestBound } from "../config/logger.js";
 import { acceptRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../config/request-context.js";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
-import { oauthGateway } from "../gateway-mcp/oauth/oauth-gateway.js";
+import { oauthGateway } from "../gateway-oauth/oauth-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";

@@ -11,8 +11,8 @@ import { handleRequest, type RequestContext } from "./handle-request.js";
 import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
 import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
-import { protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
+import { bearerChallenge, registerProtectedResourceMetadata } from "./protected-resource-metadata.js";
 import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH, PROTOCOL_VERSION } from "./server-info.js";
 import { sseEvent } from "./sse-event.js";
 import { toJsonRpcError } from "./to-json-rpc-error.js";
@@ -88,15 +88,17 @@ function checkHeaders(request: FastifyRequest): void {
  * issued, so any replica can answer), and every error goes through the one mapping module.
  */
 export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
-  const metadataUrl = protectedResourceMetadataUrl(options.publicUrl);
   const metrics = options.metrics;
   const recordToolCall: RequestContext["recordToolCall"] = metrics
     ? (tool, outcome, seconds) => metrics.mcpToolCalls.observe({ tool, outcome }, seconds)
     : undefined;
   const challengeFor = (request: FastifyRequest): string =>
-    request.headers.authorization === undefined
-      ? `Bearer realm="memory-service", resource_metadata="${metadataUrl}"`
-      : `Bearer realm="memory-service", resource_metadata="${metadataUrl}", error="invalid_token"`;
+    bearerChallenge(options.publicUrl, {
+      kind: request.headers.authorization === undefined ? "missing" : "invalid_token",
+    });
+
+  // The resource-server side of MCP authorization: RFC 9728 metadata beside the endpoint.
+  registerProtectedResourceMetadata(app, options.publicUrl);
 
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
   app.removeAllContentTypeParsers();

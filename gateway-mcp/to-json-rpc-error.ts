@@ -53,7 +53,7 @@ export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode |
   [ErrorReason.UNAVAILABLE]: undefined,
   [ErrorReason.INTERNAL]: undefined,
   // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
-  // OAuth endpoints answer them in the RFC shape (gateway-mcp/oauth/oauth-errors.ts).
+  // OAuth endpoints answer them in the RFC shape (gateway-oauth/oauth-errors.ts).
   [ErrorReason.OAUTH_REJECTED]: undefined,
 };
 
