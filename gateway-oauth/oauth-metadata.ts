@@ -25,7 +25,9 @@ export const mcpResourceUrl = (publicUrl: string): string => `${publicUrl}${MCP_
 /**
  * RFC 8414 authorization server metadata; the issuer is PUBLIC_URL.
  */
-export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
+export function authorizationServerMetadata(
+  publicUrl: string,
+): OAuthMetadata & { readonly client_id_metadata_document_supported: boolean } {
   return {
     issuer: publicUrl,
     authorization_endpoint: `${publicUrl}${OAUTH_PATHS.authorize}`,
@@ -42,6 +44,8 @@ export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
     service_documentation: `${publicUrl}/api/docs`,
     // RFC 9207: every authorization response (code or error) carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document 5: an https URL may be the client_id (ADR 0400).
+    client_id_metadata_document_supported: true,
   };
 }
 

@@ -16,6 +16,9 @@ import { consentPage, type Language, onboardingPage, pickLanguage, signInPage } 
 import { paramsOf, single } from "../oauth-params.js";
 import { redirectBack, sendPage, showError } from "../oauth-replies.js";
 
+/** MCP authorization 2025-11-25 "Localhost Redirect URI Risks": warn about loopback redirects. */
+const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
 type Session = "signed-out" | { readonly tenantSlug: string | undefined; readonly email: string | undefined };
 
 /**
@@ -87,6 +90,12 @@ function showConsent(
     consentPage(lang, {
       clientName: client.clientName,
       clientUri: client.clientUri,
+      ...(client.clientIdMetadataDocument
+        ? {
+            metadataDocumentHost: new URL(client.clientId).host,
+            loopbackRedirect: LOOPBACK.has(new URL(authorization.redirectUri).hostname),
+          }
+        : {}),
       workspace: session.tenantSlug,
       email: session.email ?? "",
       redirectHost: new URL(authorization.redirectUri).host,

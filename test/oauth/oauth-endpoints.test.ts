@@ -562,3 +562,23 @@ test("existing kmt_ tokens work unchanged and never need OAuth", async (t) => {
   t.is(res.status, 200);
   t.is(res.headers.get("www-authenticate"), null);
 });
+
+test("by default a client ID metadata document on a private address or over http is refused, unfetched", async (t) => {
+  // This bed runs without OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: the outbound guard's default.
+  const { challenge } = pkce();
+  const cases: [string, RegExp][] = [
+    ["https://127.0.0.1:9/clients/loopback.json", /127\.0\.0\.1 is loopback/],
+    ["https://10.0.0.1/clients/private.json", /10\.0\.0\.1 is private/],
+    ["http://assistant.example/clients/plain-http.json", /must use https/],
+  ];
+  for (const [clientId, message] of cases) {
+    const res = await authorize(
+      authorizationParams(bed, { clientId, redirectUri: "http://127.0.0.1:9/callback" }, challenge),
+    );
+    t.is(res.status, 401, clientId);
+    t.is(res.headers.get("location"), null);
+    const body = (await res.json()) as { error: string; error_description: string };
+    t.is(body.error, "invalid_client");
+    t.regex(body.error_description, message, clientId);
+  }
+});
