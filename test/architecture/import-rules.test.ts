@@ -168,6 +168,10 @@ test("the OAuth authorization server is a gateway of its own, registered by the 
     ),
     "edge/create-edge.ts -> gateway-oauth/oauth-gateway.ts not found",
   );
+  t.true(
+    graph.edges.some(({ from }) => from.startsWith("gateway-oauth/routes/")),
+    "gateway-oauth/ is not in the graph's source folders: its imports would go unchecked",
+  );
   t.deepEqual(
     graph.files.filter((file) => file.startsWith("gateway-mcp/oauth/")),
     [],
