@@ -5,6 +5,7 @@ import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { forwardedHeaders } from "../gateway-kit/credentials.js";
 import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
+import { createOriginCheck } from "./allowed-origin.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { discoveryDocument } from "./discovery-document.js";
 import { handleRequest, type RequestContext } from "./handle-request.js";
@@ -22,6 +23,8 @@ export interface McpGatewayOptions {
   version: string;
   /** PUBLIC_URL: the 401's WWW-Authenticate names the protected resource metadata under it. */
   publicUrl: string;
+  /** CORS_ORIGINS: browser origins besides PUBLIC_URL's that may call the endpoint. */
+  corsOrigins?: readonly string[];
   /** The process's metrics: tool calls are recorded by tool and outcome. */
   metrics?: ServiceMetrics;
 }
@@ -46,13 +49,14 @@ function sendError(
   format: ResponseFormat,
   id: JsonRpcId,
   error: JsonRpcError,
-  challenge?: string,
+  challenge?: (error: JsonRpcError) => string | undefined,
 ): FastifyReply {
   reply.headers(error.headers);
   // MCP authorization (2025-06-18) / RFC 9728 5.1: a 401 points the client at the resource metadata,
   // from which it finds the authorization server; with a token that was refused, RFC 6750 3.1's
-  // invalid_token too.
-  if (error.httpStatus === 401 && challenge !== undefined) reply.header("www-authenticate", challenge);
+  // invalid_token too. A 403 for a missing scope names the scopes to ask for (2025-11-25).
+  const header = challenge?.(error);
+  if (header !== undefined) reply.header("www-authenticate", header);
   // Only the answer to a well-formed request travels in the negotiated format; transport errors
   // (4xx) are plain JSON, as no stream was ever opened for them.
   return send(reply, error.httpStatus === 200 ? format : "json", error.httpStatus, {
@@ -92,13 +96,34 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
   const recordToolCall: RequestContext["recordToolCall"] = metrics
     ? (tool, outcome, seconds) => metrics.mcpToolCalls.observe({ tool, outcome }, seconds)
     : undefined;
-  const challengeFor = (request: FastifyRequest): string =>
-    bearerChallenge(options.publicUrl, {
-      kind: request.headers.authorization === undefined ? "missing" : "invalid_token",
-    });
+  const challengeFor =
+    (request: FastifyRequest) =>
+    (error: JsonRpcError): string | undefined => {
+      if (error.httpStatus === 401) {
+        return bearerChallenge(options.publicUrl, {
+          kind: request.headers.authorization === undefined ? "missing" : "invalid_token",
+        });
+      }
+      const scope = error.data?.scope;
+      if (error.httpStatus === 403 && typeof scope === "string") {
+        return bearerChallenge(options.publicUrl, {
+          kind: "insufficient_scope",
+          scopes: scope.split(" "),
+          description: error.message,
+        });
+      }
+      return undefined;
+    };
 
   // The resource-server side of MCP authorization: RFC 9728 metadata beside the endpoint.
   registerProtectedResourceMetadata(app, options.publicUrl);
+
+  // Every method of the endpoint: a browser Origin that is not ours is 403 before anything else.
+  const originRefusal = createOriginCheck(options.publicUrl, options.corsOrigins ?? []);
+  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = originRefusal(request.headers.origin);
+    if (refusal !== undefined) return sendError(reply, "json", null, refusal);
+  };
 
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
   app.removeAllContentTypeParsers();
@@ -117,7 +142,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     return sendError(reply, "json", null, rpcError);
   });
 
-  app.get(MCP_PATH, async (request, reply) => {
+  app.get(MCP_PATH, { onRequest: checkOrigin }, async (request, reply) => {
     // Transport "Listening for Messages": a GET asking for an event stream opens server-initiated
     // messages; this server sends none, so the transport's answer is 405. Any other GET is the
     // spec's public discovery document.
@@ -132,7 +157,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     return reply.send(discoveryDocument(options.version, options.publicUrl));
   });
 
-  app.delete(MCP_PATH, async (_request, reply) =>
+  app.delete(MCP_PATH, { onRequest: checkOrigin }, async (_request, reply) =>
     // Transport "Session Management": stateless server, no session to end.
     sendError(
       reply.header("allow", "GET, POST"),
@@ -145,47 +170,51 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     ),
   );
 
-  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false }, async (request, reply) => {
-    const format = negotiateResponseFormat(request.headers.accept);
-    let id: JsonRpcId = null;
-    try {
-      if (format === undefined) {
-        throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
+  app.post(
+    MCP_PATH,
+    { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false, onRequest: checkOrigin },
+    async (request, reply) => {
+      const format = negotiateResponseFormat(request.headers.accept);
+      let id: JsonRpcId = null;
+      try {
+        if (format === undefined) {
+          throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
+        }
+        checkHeaders(request);
+        const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
+        const callOptions: CallOptions = {
+          // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
+          headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
+          timeoutMs: CORE_CALL_TIMEOUT_MS,
+        };
+        const context: RequestContext = {
+          clients: options.clients,
+          callOptions,
+          version: options.version,
+          ...(recordToolCall ? { recordToolCall } : {}),
+        };
+        if (message.kind !== "request") {
+          // Transport "Sending Messages": an accepted notification or response is 202 with no body.
+          await authenticateCaller(context);
+          return reply.code(202).send();
+        }
+        id = message.id;
+        const result = await handleRequest(message.method, message.params, context);
+        return send(reply, format, 200, { jsonrpc: "2.0", id, result });
+      } catch (error) {
+        if (error instanceof ConnectError) {
+          if (SERVER_FAULTS.has(error.code)) request.log.error({ err: error }, "core call failed");
+        } else if (!(error instanceof JsonRpcError)) {
+          request.log.error({ err: error }, "MCP gateway failed");
+        }
+        return sendError(
+          reply,
+          format ?? "json",
+          id,
+          error instanceof JsonRpcError ? error : toJsonRpcError(error),
+          challengeFor(request),
+        );
       }
-      checkHeaders(request);
-      const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
-      const callOptions: CallOptions = {
-        // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
-        headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
-        timeoutMs: CORE_CALL_TIMEOUT_MS,
-      };
-      const context: RequestContext = {
-        clients: options.clients,
-        callOptions,
-        version: options.version,
-        ...(recordToolCall ? { recordToolCall } : {}),
-      };
-      if (message.kind !== "request") {
-        // Transport "Sending Messages": an accepted notification or response is 202 with no body.
-        await authenticateCaller(context);
-        return reply.code(202).send();
-      }
-      id = message.id;
-      const result = await handleRequest(message.method, message.params, context);
-      return send(reply, format, 200, { jsonrpc: "2.0", id, result });
-    } catch (error) {
-      if (error instanceof ConnectError) {
-        if (SERVER_FAULTS.has(error.code)) request.log.error({ err: error }, "core call failed");
-      } else if (!(error instanceof JsonRpcError)) {
-        request.log.error({ err: error }, "MCP gateway failed");
-      }
-      return sendError(
-        reply,
-        format ?? "json",
-        id,
-        error instanceof JsonRpcError ? error : toJsonRpcError(error),
-        challengeFor(request),
-      );
-    }
-  });
+    },
+  );
 };
