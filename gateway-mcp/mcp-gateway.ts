@@ -13,7 +13,7 @@ import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidRequest, JsonRpcError } from "./json-rpc-error.js";
 import { negotiateResponseFormat, type ResponseFormat } from "./negotiate-response-format.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
-import { bearerChallenge, registerProtectedResourceMetadata } from "./protected-resource-metadata.js";
+import { challengeOf, registerProtectedResourceMetadata } from "./protected-resource-metadata.js";
 import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH, PROTOCOL_VERSION } from "./server-info.js";
 import { sseEvent } from "./sse-event.js";
 import { toJsonRpcError } from "./to-json-rpc-error.js";
@@ -96,24 +96,8 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
   const recordToolCall: RequestContext["recordToolCall"] = metrics
     ? (tool, outcome, seconds) => metrics.mcpToolCalls.observe({ tool, outcome }, seconds)
     : undefined;
-  const challengeFor =
-    (request: FastifyRequest) =>
-    (error: JsonRpcError): string | undefined => {
-      if (error.httpStatus === 401) {
-        return bearerChallenge(options.publicUrl, {
-          kind: request.headers.authorization === undefined ? "missing" : "invalid_token",
-        });
-      }
-      const scope = error.data?.scope;
-      if (error.httpStatus === 403 && typeof scope === "string") {
-        return bearerChallenge(options.publicUrl, {
-          kind: "insufficient_scope",
-          scopes: scope.split(" "),
-          description: error.message,
-        });
-      }
-      return undefined;
-    };
+  const challengeFor = (request: FastifyRequest) => (error: JsonRpcError) =>
+    challengeOf(options.publicUrl, request.headers.authorization, error);
 
   // The resource-server side of MCP authorization: RFC 9728 metadata beside the endpoint.
   registerProtectedResourceMetadata(app, options.publicUrl);
@@ -122,7 +106,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
   const originRefusal = createOriginCheck(options.publicUrl, options.corsOrigins ?? []);
   const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
     const refusal = originRefusal(request.headers.origin);
-    if (refusal !== undefined) return sendError(reply, "json", null, refusal);
+    return refusal === undefined ? undefined : sendError(reply, "json", null, refusal);
   };
 
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { ScopeSchema } from "../gen/memory/v1/tenancy_service_pb.js";
 import { MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
 import { enumWords } from "../lib/proto-enum-words.js";
+import type { JsonRpcError } from "./json-rpc-error.js";
 
 /**
  * The resource-server side of MCP authorization: the MCP endpoint is an OAuth protected resource
@@ -63,6 +64,29 @@ export function bearerChallenge(
     case "insufficient_scope":
       return `Bearer realm="memory-service", ${metadata}, error="insufficient_scope", scope="${refusal.scopes.join(" ")}", error_description="${refusal.description.replaceAll('"', "'")}"`;
   }
+}
+
+/**
+ * The challenge of a refused MCP request, if its status calls for one: 401 (no token, or one that
+ * was refused), 403 with the scopes to ask for (to-json-rpc-error.ts puts them in `data.scope`).
+ */
+export function challengeOf(
+  publicUrl: string,
+  authorization: string | undefined,
+  error: JsonRpcError,
+): string | undefined {
+  if (error.httpStatus === 401) {
+    return bearerChallenge(publicUrl, { kind: authorization === undefined ? "missing" : "invalid_token" });
+  }
+  const scope = error.data?.scope;
+  if (error.httpStatus === 403 && typeof scope === "string") {
+    return bearerChallenge(publicUrl, {
+      kind: "insufficient_scope",
+      scopes: scope.split(" "),
+      description: error.message,
+    });
+  }
+  return undefined;
 }
 
 const openCors = (reply: FastifyReply) =>
