@@ -6,6 +6,8 @@ export interface DocumentAnswer {
   readonly status?: number;
   readonly headers?: Record<string, string>;
   readonly body: unknown;
+  /** Send the headers and then nothing more: a server that never finishes the document. */
+  readonly hang?: boolean;
 }
 
 export interface ClientMetadataDocumentServer {
@@ -35,6 +37,11 @@ export async function startClientMetadataDocumentServer(): Promise<ClientMetadat
       return;
     }
     const answer = route(`${origin}${path}`);
+    if (answer.hang) {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("{");
+      return;
+    }
     const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
     response
       .writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers })

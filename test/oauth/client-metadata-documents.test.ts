@@ -219,6 +219,17 @@ for (const [name, answer, message] of BAD_DOCUMENTS) {
   });
 }
 
+test("a document that never finishes is given up after the fetch deadline: invalid_client", async (t) => {
+  const clientId = documents.serve("/clients/hangs.json", () => ({ hang: true, body: "" }));
+  const res = await authorize(
+    authorizationParams(bed, { clientId, redirectUri: REDIRECT }, pkce().challenge),
+  );
+  t.is(res.status, 401);
+  const body = (await res.json()) as { error: string; error_description: string };
+  t.is(body.error, "invalid_client");
+  t.regex(body.error_description, /could not be fetched within 5 s/);
+});
+
 test("a document that cannot be reached is invalid_client", async (t) => {
   const params = authorizationParams(
     bed,

@@ -9,7 +9,7 @@ import { type CheckedClientMetadata, checkClientMetadata } from "./register-oaut
  * 2025-11-25 "Client ID Metadata Documents"; ADR 0400): a client with no registration here names
  * itself by an https URL, and the document at that URL is its registration. Core fetches it
  * through the product's one outbound guard (lib/net/outbound-guard.ts: no private or reserved
- * address, checked at connect time; no redirects), reads at most 5 KB within 5 s, checks it with
+ * address, checked at connect time; no redirects), reads at most 5 KB within 5 s (after a DNS answer within 5 s), checks it with
  * the same rules as a dynamic registration, and keeps what it read in oauth_clients (keyed by the
  * URL), so codes and grants reference it like any client.
  */
