@@ -129,6 +129,10 @@ test("a document client connects: consent names the document's host, the code is
     client_id: clientId,
   });
   t.is(refreshed.status, 200);
+  // The consent is audited with the document's URL beside the name it gave itself.
+  const [audit] = await bed.service.storage.db.sql<{ details: { client: string; client_id?: string } }[]>`
+    select details from audit_log where action = 'oauth.authorized' and details->>'client_id' = ${clientId}`;
+  t.like(audit?.details, { client: "Document assistant", client_id: clientId });
   // One fetch for the page, the consent and the code: the document was cached (no cache headers).
   t.is(documents.fetches("/clients/connects.json"), 1);
 });

@@ -100,7 +100,12 @@ export async function authorizeOAuthClient(
       action: "oauth.authorized",
       target: client.id,
       ip: input.ip,
-      details: { client: client.client_name, scopes: [...input.scopes] },
+      // A metadata-document client is named by its URL too: its name is whatever the document says.
+      details: {
+        client: client.client_name,
+        scopes: [...input.scopes],
+        ...(client.metadata_url === null ? {} : { client_id: client.metadata_url }),
+      },
     });
   });
   return { code, expiresInSeconds: CODE_TTL_SECONDS };
