@@ -72,6 +72,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     selfHostedPlan: config.selfHostedPlan,
     masterKey: config.masterKey,
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
+    oauthClientMetadataAllowPrivateUrls: config.oauthClientMetadataAllowPrivateUrls,
     webhookAllowPrivateTargets: config.webhooks.allowPrivateTargets,
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,

@@ -100,6 +100,11 @@ const envSchema = z.object({
     .optional(),
   /** Lets provider keys name http:// and private-network base URLs (Ollama, TEI, vLLM on your own network). */
   PROVIDER_ALLOW_PRIVATE_URLS: flag.default(false),
+  /**
+   * Lets OAuth client ID metadata documents be fetched from private addresses and over http (a client
+   * under development on your own machine or network; ADR 0400). Never in production.
+   */
+  OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: flag.default(false),
   EMBEDDING_PROVIDER: z.enum(["builtin", "onnx", "http"]).optional(),
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_URL: optionalUrl(["http:", "https:"]),
@@ -197,6 +202,8 @@ export interface Config {
   readonly masterKey?: string;
   /** PROVIDER_ALLOW_PRIVATE_URLS: BYOK base URLs may be http:// or private addresses. */
   readonly providerAllowPrivateUrls: boolean;
+  /** OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: client ID metadata documents on private/http URLs. */
+  readonly oauthClientMetadataAllowPrivateUrls: boolean;
   /** NEW_MASTER_KEY: read only by the key-rotation CLI command. */
   readonly newMasterKey?: string;
   readonly embedding: EmbeddingConfig;
@@ -409,6 +416,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM,
     ...(env.MASTER_KEY ? { masterKey: env.MASTER_KEY } : {}),
     providerAllowPrivateUrls: env.PROVIDER_ALLOW_PRIVATE_URLS,
+    oauthClientMetadataAllowPrivateUrls: env.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS,
     ...(env.NEW_MASTER_KEY ? { newMasterKey: env.NEW_MASTER_KEY } : {}),
     embedding: embeddingConfig(env),
     lexicon: {

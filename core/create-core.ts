@@ -50,6 +50,7 @@ import { embeddingSpaceCheck } from "./status/embedding-space-check.js";
 import { type ComponentCheck, createStatusService } from "./status/status-service.js";
 import type { Database } from "./store/database.js";
 import { createMagicLinkMailer } from "./tenancy/magic-link-mailer.js";
+import { createClientMetadataDocuments } from "./tenancy/oauth/client-metadata-documents.js";
 import { createTenancyService } from "./tenancy/tenancy-service.js";
 import { createValidateInterceptor } from "./validate-interceptor.js";
 import type { VectorStore } from "./vectors/vector-store.js";
@@ -95,6 +96,11 @@ export interface CoreOptions {
   readonly providerAllowPrivateUrls?: boolean;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook targets may be private addresses (checked when stored). */
   readonly webhookAllowPrivateTargets?: boolean;
+  /**
+   * OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: client ID metadata documents may be fetched from
+   * private addresses and over http (development and tests only; ADR 0400).
+   */
+  readonly oauthClientMetadataAllowPrivateUrls?: boolean;
   /** Timeouts/retries of BYOK provider clients (tests shorten them). */
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */
@@ -177,6 +183,10 @@ export function createCore(options: CoreOptions): Core {
       guard: providerGuard,
       models,
     },
+    clientMetadataDocuments: createClientMetadataDocuments({
+      db,
+      guard: sharedOutboundGuard(options.oauthClientMetadataAllowPrivateUrls ?? false),
+    }),
   });
   const registry = fileRegistryOf([
     file_memory_v1_recall_service,

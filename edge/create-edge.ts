@@ -14,7 +14,7 @@ import { type Logger, markRequestBound } from "../config/logger.js";
 import { acceptRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../config/request-context.js";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
-import { oauthGateway } from "../gateway-mcp/oauth/oauth-gateway.js";
+import { oauthGateway } from "../gateway-oauth/oauth-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
 import { restGateway } from "../gateway-rest/rest-gateway.js";
@@ -60,8 +60,9 @@ const UNMATCHED_ROUTE = "(unmatched)";
 const SECRET_QUERY = /([?&](?:token|code|key)=)[^&]*/gi;
 
 /**
- * The HTTP edge: one Fastify server hosting both gateways (REST under /api, MCP at /api/mcp/v1 with
- * its OAuth authorization server under /api/oauth and /.well-known), the dashboard under /dashboard
+ * The HTTP edge: one Fastify server hosting the three gateways (REST under /api, MCP at /api/mcp/v1
+ * with its protected-resource metadata, the OAuth authorization server under /api/oauth and
+ * /.well-known/oauth-authorization-server), the dashboard under /dashboard
  * (edge/dashboard-routes.ts) and the liveness probe /health. Fastify for its schema-driven validation and serialisation (the same
  * zod schemas produce the OpenAPI document), its speed, and its maintained plugins (cookie, CORS,
  * compression, swagger).
@@ -210,6 +211,7 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
     clients: options.clients,
     version: options.version,
     publicUrl,
+    corsOrigins: options.corsOrigins,
     ...(metrics ? { metrics } : {}),
   });
   await app.register(oauthGateway, {

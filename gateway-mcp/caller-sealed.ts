@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /**
  * Small JSON values the server hands a client and reads back later (a 2025-11-25 Mcp-Session-Id, a
  * 2026-07-28 `requestState`), sealed with an HMAC keyed by the caller's own credential — the same
- * idea as the dashboard's CSRF token (gateway-kit/csrf-token.ts): no server secret and no storage,
+ * idea as the dashboard's CSRF token (lib/csrf-token.ts): no server secret and no storage,
  * so any gateway replica can check them, and a value minted for one token does not verify with any
  * other (the 2026-07-28 MRTR rule "bind requestState to the authenticated principal"). Integrity
  * only, not secrecy: the payload is readable base64url JSON and holds nothing private.

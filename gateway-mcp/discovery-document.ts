@@ -1,5 +1,5 @@
-import { mcpResourceUrl, protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { PROMPTS } from "./prompts/prompt-list.js";
+import { mcpResourceUrl, protectedResourceMetadataUrl } from "./protected-resource-metadata.js";
 import { SUPPORTED_REVISIONS } from "./protocol-revisions.js";
 import { MCP_PATH, PROTOCOL_VERSION, SERVER_NAME, SERVER_TITLE } from "./server-info.js";
 import { TOOLS } from "./tools/tool-list.js";

@@ -6,6 +6,7 @@ import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { forwardedHeaders } from "../gateway-kit/credentials.js";
 import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
+import { createOriginCheck } from "./allowed-origin.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { seal, unseal } from "./caller-sealed.js";
 import { classifyRequest } from "./classify-request.js";
@@ -18,8 +19,8 @@ import {
   negotiateResponseFormat,
   type ResponseFormat,
 } from "./negotiate-response-format.js";
-import { protectedResourceMetadataUrl } from "./oauth/oauth-metadata.js";
 import { type JsonRpcId, parseJsonRpcMessage } from "./parse-json-rpc-message.js";
+import { challengeOf, registerProtectedResourceMetadata } from "./protected-resource-metadata.js";
 import {
   LATEST_LEGACY_REVISION,
   MODERN_REVISION,
@@ -44,6 +45,8 @@ export interface McpGatewayOptions {
   version: string;
   /** PUBLIC_URL: the 401's WWW-Authenticate names the protected resource metadata under it. */
   publicUrl: string;
+  /** CORS_ORIGINS: browser origins besides PUBLIC_URL's that may call the endpoint. */
+  corsOrigins?: readonly string[];
   /** The process's metrics: tool calls are recorded by tool and outcome. */
   metrics?: ServiceMetrics;
 }
@@ -68,13 +71,14 @@ function sendError(
   format: ResponseFormat,
   id: JsonRpcId,
   error: JsonRpcError,
-  challenge?: string,
+  challenge?: (error: JsonRpcError) => string | undefined,
 ): FastifyReply {
   reply.headers(error.headers);
   // MCP authorization (2025-06-18) / RFC 9728 5.1: a 401 points the client at the resource metadata,
   // from which it finds the authorization server; with a token that was refused, RFC 6750 3.1's
-  // invalid_token too.
-  if (error.httpStatus === 401 && challenge !== undefined) reply.header("www-authenticate", challenge);
+  // invalid_token too. A 403 for a missing scope names the scopes to ask for (2025-11-25).
+  const header = challenge?.(error);
+  if (header !== undefined) reply.header("www-authenticate", header);
   // Only the answer to a well-formed request travels in the negotiated format; transport errors
   // (4xx) are plain JSON, as no stream was ever opened for them.
   return send(reply, error.httpStatus === 200 ? format : "json", error.httpStatus, {
@@ -148,15 +152,22 @@ class ResponseStream {
  * issued, so any replica can answer), and every error goes through the one mapping module.
  */
 export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
-  const metadataUrl = protectedResourceMetadataUrl(options.publicUrl);
   const metrics = options.metrics;
   const recordToolCall: RequestContext["recordToolCall"] = metrics
     ? (tool, outcome, seconds) => metrics.mcpToolCalls.observe({ tool, outcome }, seconds)
     : undefined;
-  const challengeFor = (request: FastifyRequest): string =>
-    request.headers.authorization === undefined
-      ? `Bearer realm="memory-service", resource_metadata="${metadataUrl}"`
-      : `Bearer realm="memory-service", resource_metadata="${metadataUrl}", error="invalid_token"`;
+  const challengeFor = (request: FastifyRequest) => (error: JsonRpcError) =>
+    challengeOf(options.publicUrl, request.headers.authorization, error);
+
+  // The resource-server side of MCP authorization: RFC 9728 metadata beside the endpoint.
+  registerProtectedResourceMetadata(app, options.publicUrl);
+
+  // Every method of the endpoint: a browser Origin that is not ours is 403 before anything else.
+  const originRefusal = createOriginCheck(options.publicUrl, options.corsOrigins ?? []);
+  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = originRefusal(request.headers.origin);
+    return refusal === undefined ? undefined : sendError(reply, "json", null, refusal);
+  };
 
   // Every body reaches the handler as text, so a wrong type or bad JSON gets a JSON-RPC answer.
   app.removeAllContentTypeParsers();
@@ -175,7 +186,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     return sendError(reply, "json", null, rpcError);
   });
 
-  app.get(MCP_PATH, async (request, reply) => {
+  app.get(MCP_PATH, { onRequest: checkOrigin }, async (request, reply) => {
     // Transport "Listening for Messages": a GET asking for an event stream opens server-initiated
     // messages; this server sends none, so the transport's answer is 405. Any other GET is the
     // spec's public discovery document.
@@ -190,7 +201,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     return reply.send(discoveryDocument(options.version, options.publicUrl));
   });
 
-  app.delete(MCP_PATH, async (_request, reply) =>
+  app.delete(MCP_PATH, { onRequest: checkOrigin }, async (_request, reply) =>
     // Transport "Session Management": stateless server, no session to end.
     sendError(
       reply.header("allow", "GET, POST"),
@@ -262,88 +273,92 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     );
   };
 
-  app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false }, async (request, reply) => {
-    const format = negotiateResponseFormat(request.headers.accept);
-    const stream = new ResponseStream(reply);
-    let id: JsonRpcId = null;
-    let revision: Revision | undefined;
-    try {
-      if (format === undefined) {
-        throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
-      }
-      checkContentType(request);
-      const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
-      if (message.kind === "request") id = message.id;
-      const era = classifyRequest(request.headers, message);
-      revision = era.revision;
-      const callOptions: CallOptions = {
-        // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
-        headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
-        timeoutMs: CORE_CALL_TIMEOUT_MS,
-      };
-      const confirmation =
-        message.kind === "request" && message.method === "tools/call"
-          ? confirmationFor(
-              request,
-              era.revision,
-              message.params,
-              "clientCapabilities" in era ? era.clientCapabilities : undefined,
-              stream,
-            )
-          : undefined;
-      const context: RequestContext = {
-        clients: options.clients,
-        callOptions,
-        version: options.version,
-        revision: era.revision,
-        ...(confirmation ? { confirmation } : {}),
-        ...(recordToolCall ? { recordToolCall } : {}),
-      };
-      if (message.kind !== "request") {
-        // Transport "Sending Messages": an accepted notification or response is 202 with no body.
-        await authenticateCaller(context);
-        if (message.kind === "response") {
-          const session = sessionOf(request);
-          if (session) waitingAnswers.get(`${session.id}\u0000${String(message.id)}`)?.(message);
+  app.post(
+    MCP_PATH,
+    { bodyLimit: MCP_BODY_LIMIT_BYTES, compress: false, onRequest: checkOrigin },
+    async (request, reply) => {
+      const format = negotiateResponseFormat(request.headers.accept);
+      const stream = new ResponseStream(reply);
+      let id: JsonRpcId = null;
+      let revision: Revision | undefined;
+      try {
+        if (format === undefined) {
+          throw invalidRequest("Not acceptable: accept application/json or text/event-stream", 406);
         }
-        return reply.code(202).send();
-      }
-      const result = frameResult(
-        message.method,
-        await handleRequest(message.method, message.params, context),
-        era.revision,
-        options.version,
-      );
-      if (message.method === "initialize") {
-        // 2025-11-25 with form elicitation: a session, so later requests can tell that the client
-        // declared it (the 2025 handshake is the only place capabilities are stated). The id is
-        // sealed, not stored (caller-sealed.ts): any replica reads it; none is issued otherwise.
-        const params = message.params as { capabilities?: unknown } | undefined;
-        if (
-          result.protocolVersion === LATEST_LEGACY_REVISION &&
-          supportsFormElicitation(params?.capabilities)
-        ) {
-          reply.header(
-            "mcp-session-id",
-            seal(SESSION_PURPOSE, request.headers.authorization ?? "", {
-              revision: LATEST_LEGACY_REVISION,
-              elicitation: true,
-            }),
-          );
+        checkContentType(request);
+        const message = parseJsonRpcMessage(typeof request.body === "string" ? request.body : "");
+        if (message.kind === "request") id = message.id;
+        const era = classifyRequest(request.headers, message);
+        revision = era.revision;
+        const callOptions: CallOptions = {
+          // Marks MCP traffic so core applies the spec's per-IP MCP limit (api plan: 60 / 60 s).
+          headers: { ...forwardedHeaders(request, "bearer"), [GATEWAY_HEADER]: MCP_GATEWAY },
+          timeoutMs: CORE_CALL_TIMEOUT_MS,
+        };
+        const confirmation =
+          message.kind === "request" && message.method === "tools/call"
+            ? confirmationFor(
+                request,
+                era.revision,
+                message.params,
+                "clientCapabilities" in era ? era.clientCapabilities : undefined,
+                stream,
+              )
+            : undefined;
+        const context: RequestContext = {
+          clients: options.clients,
+          callOptions,
+          version: options.version,
+          revision: era.revision,
+          ...(confirmation ? { confirmation } : {}),
+          ...(recordToolCall ? { recordToolCall } : {}),
+        };
+        if (message.kind !== "request") {
+          // Transport "Sending Messages": an accepted notification or response is 202 with no body.
+          await authenticateCaller(context);
+          if (message.kind === "response") {
+            const session = sessionOf(request);
+            if (session) waitingAnswers.get(`${session.id}\u0000${String(message.id)}`)?.(message);
+          }
+          return reply.code(202).send();
         }
+        const result = frameResult(
+          message.method,
+          await handleRequest(message.method, message.params, context),
+          era.revision,
+          options.version,
+        );
+        if (message.method === "initialize") {
+          // 2025-11-25 with form elicitation: a session, so later requests can tell that the client
+          // declared it (the 2025 handshake is the only place capabilities are stated). The id is
+          // sealed, not stored (caller-sealed.ts): any replica reads it; none is issued otherwise.
+          const params = message.params as { capabilities?: unknown } | undefined;
+          if (
+            result.protocolVersion === LATEST_LEGACY_REVISION &&
+            supportsFormElicitation(params?.capabilities)
+          ) {
+            reply.header(
+              "mcp-session-id",
+              seal(SESSION_PURPOSE, request.headers.authorization ?? "", {
+                revision: LATEST_LEGACY_REVISION,
+                elicitation: true,
+              }),
+            );
+          }
+        }
+        if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, result });
+        return send(reply, format, 200, { jsonrpc: "2.0", id, result });
+      } catch (error) {
+        if (error instanceof ConnectError) {
+          if (SERVER_FAULTS.has(error.code)) request.log.error({ err: error }, "core call failed");
+        } else if (!(error instanceof JsonRpcError)) {
+          request.log.error({ err: error }, "MCP gateway failed");
+        }
+        const rpcError = error instanceof JsonRpcError ? error : toJsonRpcError(error);
+        const framed = revision === MODERN_REVISION ? rpcError.forModernRevision() : rpcError;
+        if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, error: framed.toErrorObject() });
+        return sendError(reply, format ?? "json", id, framed, challengeFor(request));
       }
-      if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, result });
-      return send(reply, format, 200, { jsonrpc: "2.0", id, result });
-    } catch (error) {
-      if (error instanceof ConnectError) {
-        if (SERVER_FAULTS.has(error.code)) request.log.error({ err: error }, "core call failed");
-      } else if (!(error instanceof JsonRpcError)) {
-        request.log.error({ err: error }, "MCP gateway failed");
-      }
-      const rpcError = error instanceof JsonRpcError ? error : toJsonRpcError(error);
-      const framed = revision === MODERN_REVISION ? rpcError.forModernRevision() : rpcError;
-      if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, error: framed.toErrorObject() });
-      return sendError(reply, format ?? "json", id, framed, challengeFor(request));
-    }
-  });
+    },
+  );
 };

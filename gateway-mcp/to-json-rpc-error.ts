@@ -1,6 +1,8 @@
 import { Code } from "@connectrpc/connect";
 import { planGateBody, readErrorDetails } from "../gateway-kit/error-details.js";
 import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
+import { ScopeSchema } from "../gen/memory/v1/tenancy_service_pb.js";
+import { enumWords } from "../lib/proto-enum-words.js";
 import { JSON_RPC_CODES, type JsonRpcCode } from "./json-rpc-codes.js";
 import { JsonRpcError } from "./json-rpc-error.js";
 
@@ -53,9 +55,12 @@ export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode |
   [ErrorReason.UNAVAILABLE]: undefined,
   [ErrorReason.INTERNAL]: undefined,
   // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
-  // OAuth endpoints answer them in the RFC shape (gateway-mcp/oauth/oauth-errors.ts).
+  // OAuth endpoints answer them in the RFC shape (gateway-oauth/oauth-errors.ts).
   [ErrorReason.OAUTH_REJECTED]: undefined,
 };
+
+/** Scopes in proto order (read, write, admin), as the challenge lists them. */
+const SCOPE_ORDER = enumWords(ScopeSchema);
 
 /** "DeadlineExceeded" → "deadline_exceeded": the reason reported when core attached none. */
 function reasonOfCode(code: Code): string {
@@ -65,7 +70,8 @@ function reasonOfCode(code: Code): string {
 /**
  * A failed core call as a JSON-RPC error. The HTTP status stays 200 (the request was well-formed
  * and answered) except where the spec puts it on the HTTP response: 401 with WWW-Authenticate for
- * missing or invalid tokens, 429 with Retry-After for rate limits.
+ * missing or invalid tokens, 403 for an OAuth token without the scope, 429 with Retry-After for
+ * rate limits.
  */
 export function toJsonRpcError(error: unknown): JsonRpcError {
   const details = readErrorDetails(error);
@@ -83,6 +89,19 @@ export function toJsonRpcError(error: unknown): JsonRpcError {
       httpStatus: 401,
       headers: { "www-authenticate": 'Bearer realm="memory-service"' },
     });
+  }
+  if (code === JSON_RPC_CODES.scopeMissing && details.metadata.credential === "oauth") {
+    // An OAuth access token short of a scope: HTTP 403, so the client can step up (MCP authorization
+    // 2025-11-25 "Runtime Insufficient Scope Errors"); the gateway adds the WWW-Authenticate
+    // challenge. It asks for what the token has plus what the call needs, so a client that
+    // re-authorizes with it loses nothing. API tokens keep the spec's -32002 on HTTP 200.
+    const needed = details.metadata.required_scope;
+    const granted = (details.metadata.granted_scopes ?? "").split(" ").filter((s) => s !== "");
+    if (needed !== undefined) {
+      data.required_scope = needed;
+      data.scope = SCOPE_ORDER.filter((s) => s === needed || granted.includes(s)).join(" ");
+      return new JsonRpcError(code, details.message, { data, httpStatus: 403 });
+    }
   }
   if (code === JSON_RPC_CODES.rateLimited) {
     const retryAfter = details.retryAfterSeconds ?? 60;

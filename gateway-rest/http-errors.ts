@@ -58,7 +58,7 @@ export const HTTP_STATUS_BY_REASON: Readonly<Record<ErrorReason, number | undefi
   [ErrorReason.UNAVAILABLE]: undefined,
   [ErrorReason.INTERNAL]: undefined,
   // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
-  // OAuth endpoints answer them in the RFC shape (gateway-mcp/oauth/oauth-errors.ts).
+  // OAuth endpoints answer them in the RFC shape (gateway-oauth/oauth-errors.ts).
   [ErrorReason.OAUTH_REJECTED]: undefined,
 };
 

@@ -24,6 +24,7 @@ const SOURCE_DIRS = [
   "edge",
   "gateway-rest",
   "gateway-mcp",
+  "gateway-oauth",
   "worker",
   "cli",
   "gen",

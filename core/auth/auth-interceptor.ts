@@ -5,7 +5,7 @@ import { GATEWAY_HEADER, MCP_GATEWAY } from "../../lib/gateway-metadata.js";
 import { coreError, permissionDenied, unauthenticated } from "../errors.js";
 import type { Authenticator } from "./authenticate.js";
 import { METHOD_REQUIREMENTS, type Requirement } from "./method-requirements.js";
-import { clientIpKey, type Principal, principalKey } from "./principal.js";
+import { clientIpKey, type Principal, principalKey, type Scope } from "./principal.js";
 import { readSessionCookie } from "./session-cookie.js";
 
 /** Throws unless `principal` satisfies `requirement`. */
@@ -38,8 +38,29 @@ export function enforceRequirement(
     );
   }
   if (requirement.kind === "tenant" && !principal.scopes.has(requirement.scope)) {
-    throw permissionDenied(`this call needs the '${requirement.scope}' scope, which the token lacks`);
+    throw missingScope(requirement.scope, principal);
   }
+}
+
+/**
+ * PERMISSION_DENIED for a scope the credential lacks. The metadata says which scope is needed and
+ * which are granted, and whether the credential is an OAuth access token — whose client can ask the
+ * user for more (MCP authorization 2025-11-25 "Scope Challenge Handling": the MCP gateway answers
+ * such a refusal 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`).
+ */
+function missingScope(scope: Scope, principal: Exclude<Principal, { kind: "anonymous" }>) {
+  return coreError(
+    Code.PermissionDenied,
+    ErrorReason.PERMISSION_DENIED,
+    `this call needs the '${scope}' scope, which the token lacks`,
+    {
+      metadata: {
+        required_scope: scope,
+        granted_scopes: [...principal.scopes].join(" "),
+        ...(principal.kind === "token" && principal.audience !== undefined ? { credential: "oauth" } : {}),
+      },
+    },
+  );
 }
 
 /**

@@ -22,9 +22,10 @@ import { listProviderKeys } from "./list-provider-keys.js";
 import type { MagicLinkMailer } from "./magic-link-mailer.js";
 import { getModelSelection, type ModelSelection, updateModelSelection } from "./model-selection.js";
 import { authorizeOAuthClient } from "./oauth/authorize-oauth-client.js";
+import { type ClientMetadataDocuments, clientForAuthorization } from "./oauth/client-metadata-documents.js";
 import { exchangeOAuthGrant } from "./oauth/exchange-oauth-grant.js";
 import { oauthClientMessage } from "./oauth/oauth-client-message.js";
-import { findClient, oauthRejected } from "./oauth/oauth-rules.js";
+import { oauthRejected } from "./oauth/oauth-rules.js";
 import { registerOAuthClient } from "./oauth/register-oauth-client.js";
 import { revokeOAuthToken } from "./oauth/revoke-oauth-token.js";
 import { onboard, type StartCheckout } from "./onboard.js";
@@ -46,6 +47,8 @@ export interface TenancyServiceDeps {
   readonly selfHostedPlan?: PlanName | undefined;
   /** Provider keys (BYOK): master key, URL policy and the per-workspace model resolver. */
   readonly keys: Omit<ProviderKeyDeps, "db" | "publicUrl" | "logger">;
+  /** OAuth clients named by the URL of a client ID metadata document (ADR 0400). */
+  readonly clientMetadataDocuments: ClientMetadataDocuments;
 }
 
 function keyMessage(record: ProviderKeyRecord, usedFor: readonly string[]) {
@@ -256,7 +259,7 @@ export function createTenancyService(deps: TenancyServiceDeps): Partial<ServiceI
     },
 
     async getOAuthClient(req) {
-      const client = await findClient(deps.db.sql, req.clientId);
+      const client = await clientForAuthorization(deps, req.clientId);
       if (!client) throw oauthRejected("invalid_client", "unknown client_id");
       return { client: oauthClientMessage(client) };
     },

@@ -7,8 +7,8 @@ import type { buildConnector, Agent as UndiciAgent, fetch as UndiciFetch } from 
 import { classifyAddress } from "./classify-address.js";
 
 /**
- * The one SSRF guard for every URL a user gives us — webhook targets, provider key base URLs
- * (ADR 0360). It answers two questions with the same rules (`classifyAddress`):
+ * The one SSRF guard for every URL a user gives us — webhook targets, provider key base URLs, the
+ * client ID metadata documents of OAuth clients (ADR 0360, ADR 0400). It answers two questions with the same rules (`classifyAddress`):
  * - when a URL is stored: may it be contacted? (`urlProblem`, resolving the name now);
  * - when a connection is made: is this the address it may reach? A name can resolve to a public
  *   address when stored and to 127.0.0.1 a minute later (DNS rebinding), so the connection's own
@@ -42,7 +42,8 @@ export interface OutboundGuardOptions {
 export interface GuardedRequest {
   readonly method: string;
   readonly headers: Record<string, string>;
-  readonly body: string;
+  /** Absent for a GET (client ID metadata documents). */
+  readonly body?: string;
   readonly signal: AbortSignal;
 }
 
@@ -51,6 +52,8 @@ export interface GuardedResponse {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as a stream, for readers that stop at a size limit instead of buffering it all. */
+  readonly body?: ReadableStream<Uint8Array> | null;
 }
 
 export interface OutboundGuard {

@@ -15,7 +15,7 @@ const inAny =
   (path: string): boolean =>
     folders.some((folder) => path.startsWith(`${folder}/`));
 
-const GATEWAYS = ["gateway-rest", "gateway-mcp", "gateway-kit"];
+const GATEWAYS = ["gateway-rest", "gateway-mcp", "gateway-oauth", "gateway-kit"];
 const CORE_SERVICES = [
   "core/recall",
   "core/ingest",
@@ -53,14 +53,24 @@ const rules: readonly ImportRule[] = [
     forbidden: (to, from) => {
       if (inAny("core", "apps", "worker", "edge")(to)) return true;
       const target = gatewayOf(to);
-      // gateway-rest and gateway-mcp may use gateway-kit; no gateway may use another gateway.
+      // gateway-rest, gateway-mcp and gateway-oauth may use gateway-kit; no gateway may use another.
       return target !== undefined && target !== "gateway-kit" && target !== gatewayOf(from);
     },
   },
   {
     name: "2. core/ never imports apps/, edge/, gateways, gateway-kit, worker/, cli/, bench/",
     from: inAny("core"),
-    forbidden: inAny("apps", "edge", "gateway-rest", "gateway-mcp", "gateway-kit", "worker", "cli", "bench"),
+    forbidden: inAny(
+      "apps",
+      "edge",
+      "gateway-rest",
+      "gateway-mcp",
+      "gateway-oauth",
+      "gateway-kit",
+      "worker",
+      "cli",
+      "bench",
+    ),
   },
   {
     name: "3. core services never import each other's folders, nor core/create-core.ts",
@@ -84,7 +94,7 @@ const rules: readonly ImportRule[] = [
   {
     name: "6. worker/ never imports apps/, edge/, gateways or gateway-kit",
     from: inAny("worker"),
-    forbidden: inAny("apps", "edge", "gateway-rest", "gateway-mcp", "gateway-kit"),
+    forbidden: inAny("apps", "edge", "gateway-rest", "gateway-mcp", "gateway-oauth", "gateway-kit"),
   },
   {
     name: "9. sdk/ (published packages) imports only itself; examples/ import only sdk/",
@@ -148,5 +158,23 @@ test("every relative import resolves to a file (so no edge silently drops out of
     graph.unresolved,
     [],
     graph.unresolved.map(({ from, specifier }) => `  ${from} -> ${specifier} (unresolved)`).join("\n"),
+  );
+});
+
+test("the OAuth authorization server is a gateway of its own, registered by the edge (issue 44)", (t) => {
+  t.true(
+    graph.edges.some(
+      ({ from, to }) => from === "edge/create-edge.ts" && to === "gateway-oauth/oauth-gateway.ts",
+    ),
+    "edge/create-edge.ts -> gateway-oauth/oauth-gateway.ts not found",
+  );
+  t.true(
+    graph.edges.some(({ from }) => from.startsWith("gateway-oauth/routes/")),
+    "gateway-oauth/ is not in the graph's source folders: its imports would go unchecked",
+  );
+  t.deepEqual(
+    graph.files.filter((file) => file.startsWith("gateway-mcp/oauth/")),
+    [],
+    "the MCP gateway keeps only the resource-server side",
   );
 });

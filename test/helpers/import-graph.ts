@@ -17,6 +17,7 @@ export const SOURCE_FOLDERS = [
   "gateway-kit",
   "gateway-rest",
   "gateway-mcp",
+  "gateway-oauth",
   "edge",
   "worker",
   "cli",

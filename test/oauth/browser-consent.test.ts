@@ -1,7 +1,12 @@
-import test from "ava";
-import { chromium } from "playwright-core";
+import test, { type ExecutionContext } from "ava";
+import { type Browser, chromium } from "playwright-core";
 import { CHROMIUM_PATH, HAS_CHROMIUM } from "../dashboard/dashboard-kit.js";
 import { freshEmail } from "../tenancy/sign-in-helper.js";
+import {
+  type ClientMetadataDocumentServer,
+  clientDocument,
+  startClientMetadataDocumentServer,
+} from "./client-metadata-document-server.js";
 import {
   authorizationParams,
   mailedLink,
@@ -20,43 +25,69 @@ import {
 // authorization URL through the sign-in page, the mailed magic link and the consent page's Allow
 // to the client's redirect URI; the code it carries is exchanged and the token calls a tool.
 
+// Issue 47, item 6: the same journey for both ways a client identifies itself — dynamic client
+// registration (older clients) and a client ID metadata document, served by a local web server;
+// the service may fetch it from loopback only because this bed sets
+// OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS explicitly (the default refuses it: oauth-endpoints.test.ts).
+
 let bed: OAuthTestBed;
+let documents: ClientMetadataDocumentServer;
+let browser: Browser;
 
 test.before(async () => {
-  if (HAS_CHROMIUM) bed = await startOAuthTestBed();
-});
-
-test.after.always(async () => {
-  await bed?.stop();
-});
-
-const title = HAS_CHROMIUM
-  ? "Chromium: sign-in link, consent page, Allow → code at the redirect URI → token → tools/call"
-  : `Chromium consent flow (skipped: no Chromium at ${CHROMIUM_PATH})`;
-
-(HAS_CHROMIUM ? test : test.skip)(title, async (t) => {
-  t.timeout(120_000);
-  const email = freshEmail("browser-oauth");
-  const member = await memberWithWorkspace(bed, email);
-  const client = await registerClient(bed, { client_name: "Browser assistant" });
-  const { verifier, challenge } = pkce();
-  const authorizationUrl = `${bed.url}/api/oauth/authorize?${authorizationParams(bed, client, challenge)}`;
-
-  const browser = await chromium.launch({
+  if (!HAS_CHROMIUM) return;
+  documents = await startClientMetadataDocumentServer();
+  bed = await startOAuthTestBed({ OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: "true" });
+  browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
   });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage({ locale: "en-US" });
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await bed?.stop();
+  await documents?.close();
+});
+
+/**
+ * A member signs in from the authorization page, follows the mailed link, sees the consent page and
+ * clicks Allow (the page has no scripts: the browser's own form POST). Returns where the browser
+ * arrived at the client's redirect URI, and the consent page's text.
+ */
+async function consentInChromium(
+  t: ExecutionContext,
+  client: { clientId: string; redirectUri: string },
+  challenge: string,
+): Promise<{ callback: URL; consentText: string; member: { slug: string } }> {
+  const email = freshEmail("browser-oauth");
+  const member = await memberWithWorkspace(bed, email);
+  const context = await browser.newContext({ locale: "en-US" });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
   // The client's redirect URI (nothing listens there): the browser's arrival is the result.
   let callback: URL | undefined;
   await page.route(`${client.redirectUri}**`, async (route) => {
     callback = new URL(route.request().url());
     await route.fulfill({ status: 200, contentType: "text/html", body: "<p>connected</p>" });
   });
+  // The consent must reach the server as the browser's own form submission (a navigation), not as
+  // a script's fetch with a hand-set Origin.
+  const consentPosts: Promise<{ method: string; navigation: boolean; origin: string | null }>[] = [];
+  page.on("request", (request) => {
+    if (request.url() === `${bed.url}/api/oauth/authorize` && request.method() === "POST") {
+      consentPosts.push(
+        request.allHeaders().then((headers) => ({
+          method: request.method(),
+          navigation: request.isNavigationRequest(),
+          origin: headers.origin ?? null,
+        })),
+      );
+    }
+  });
 
-  await page.goto(authorizationUrl);
+  await page.goto(`${bed.url}/api/oauth/authorize?${authorizationParams(bed, client, challenge)}`);
   await page.getByRole("textbox").fill(email);
   await page.getByRole("button", { name: "Send sign-in link" }).click();
   await page.getByText(/Check your e-mail/).waitFor();
@@ -64,17 +95,27 @@ const title = HAS_CHROMIUM
   await page.goto((await mailedLink(bed, email)).href);
   // The link signs in and returns to the authorization request: the consent page.
   await page.getByText("Allow access?").waitFor();
-  t.true((await page.content()).includes(member.slug));
+  const consentText = await page.locator("main").innerText();
   await page.getByRole("button", { name: "Allow", exact: true }).click();
   await page.getByText("connected").waitFor();
 
-  t.truthy(callback, "the browser arrived at the redirect URI");
-  t.is(callback?.searchParams.get("error"), null, callback?.href);
-  t.is(callback?.searchParams.get("state"), "st-123");
-  t.is(callback?.searchParams.get("iss"), bed.url);
-  const code = callback?.searchParams.get("code") ?? "";
-  t.regex(code, /.{20,}/);
+  t.deepEqual(await Promise.all(consentPosts), [{ method: "POST", navigation: true, origin: bed.url }]);
+  if (!callback) throw new Error("the browser never arrived at the redirect URI");
+  return { callback, consentText, member };
+}
 
+/** The code at the redirect URI is exchanged (PKCE) and the access token calls a tool. */
+async function exchangeAndCallTool(
+  t: ExecutionContext,
+  client: { clientId: string; redirectUri: string },
+  callback: URL,
+  verifier: string,
+): Promise<void> {
+  t.is(callback.searchParams.get("error"), null, callback.href);
+  t.is(callback.searchParams.get("state"), "st-123");
+  t.is(callback.searchParams.get("iss"), bed.url);
+  const code = callback.searchParams.get("code") ?? "";
+  t.regex(code, /.{20,}/);
   const exchanged = await tokenRequest(bed, {
     grant_type: "authorization_code",
     code,
@@ -87,8 +128,46 @@ const title = HAS_CHROMIUM
   const { access_token: accessToken } = (await exchanged.json()) as { access_token: string };
   const called = await mcpCall(bed, accessToken, "tools/call", {
     name: "service_store_memory",
-    arguments: { title: "Browser consent", content: "Connected through a real browser's consent page." },
+    arguments: {
+      title: "Browser consent",
+      content: `Connected through a real browser as ${client.clientId}.`,
+    },
   });
   t.is(called.status, 200);
   t.falsy((called.body as { error?: unknown }).error, JSON.stringify(called.body));
-});
+}
+
+const run = HAS_CHROMIUM ? test.serial : test.skip;
+const skipped = HAS_CHROMIUM ? "" : ` (skipped: no Chromium at ${CHROMIUM_PATH})`;
+
+run(
+  `Chromium, DCR client: sign-in link, consent page, Allow → code at the redirect URI → token → tools/call${skipped}`,
+  async (t) => {
+    t.timeout(120_000);
+    const client = await registerClient(bed, { client_name: "Browser assistant" });
+    const { verifier, challenge } = pkce();
+    const { callback, consentText, member } = await consentInChromium(t, client, challenge);
+    t.true(consentText.includes(member.slug));
+    t.true(consentText.includes("Browser assistant"));
+    await exchangeAndCallTool(t, client, callback, verifier);
+  },
+);
+
+run(
+  `Chromium, client ID metadata document client: the same journey with its document's URL as client_id${skipped}`,
+  async (t) => {
+    t.timeout(120_000);
+    const path = "/clients/browser-assistant.json";
+    const clientId = documents.serve(path, (url) => ({
+      body: clientDocument(url, { client_name: "Document browser assistant" }),
+    }));
+    const client = { clientId, redirectUri: "http://127.0.0.1:9/callback" };
+    const { verifier, challenge } = pkce();
+    const { callback, consentText, member } = await consentInChromium(t, client, challenge);
+    t.true(consentText.includes(member.slug));
+    t.true(consentText.includes("Document browser assistant"));
+    t.true(consentText.includes(`describes itself at ${new URL(clientId).host}`));
+    await exchangeAndCallTool(t, client, callback, verifier);
+    t.true(documents.fetches(path) >= 1);
+  },
+);

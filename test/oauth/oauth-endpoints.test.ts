@@ -445,6 +445,32 @@ test("consented scopes are enforced like a kmt_ token's: a read-only connection 
   t.is((write.body.error as { code: number }).code, -32002);
 });
 
+test("an OAuth token short of a scope is 403 with an insufficient_scope challenge naming what to ask for", async (t) => {
+  const connected = await connectedClient(bed, cookie, ["read"]);
+  const write = await mcpCall(bed, connected.accessToken, "tools/call", {
+    name: "service_store_memory",
+    arguments: { content: "not allowed" },
+  });
+  t.is(write.status, 403);
+  t.is((write.body.error as { code: number }).code, -32002);
+  t.is(
+    write.headers.get("www-authenticate"),
+    `Bearer realm="memory-service", resource_metadata="${bed.url}/.well-known/oauth-protected-resource/api/mcp/v1", error="insufficient_scope", scope="read write", error_description="this call needs the 'write' scope, which the token lacks"`,
+  );
+  t.like(write.body.error, {
+    data: { reason: "permission_denied", required_scope: "write", scope: "read write" },
+  });
+  // An API token keeps the spec's -32002 on HTTP 200 (it cannot step up).
+  const readOnly = await bed.service.createTenant({ plan: "api", scopes: ["read"] });
+  const api = await mcpCall(bed, readOnly.token, "tools/call", {
+    name: "service_store_memory",
+    arguments: { content: "not allowed either" },
+  });
+  t.is(api.status, 200);
+  t.is((api.body.error as { code: number }).code, -32002);
+  t.is(api.headers.get("www-authenticate"), null);
+});
+
 test("refresh: narrowing works, widening is invalid_scope, a bad token invalid_grant", async (t) => {
   const connected = await connectedClient(bed, cookie, ["read", "write"]);
   const narrowed = await tokenRequest(bed, {
@@ -561,4 +587,39 @@ test("existing kmt_ tokens work unchanged and never need OAuth", async (t) => {
   const res = await mcpCall(bed, tenant.token, "tools/list");
   t.is(res.status, 200);
   t.is(res.headers.get("www-authenticate"), null);
+});
+
+test("by default a client ID metadata document on a private address or over http is refused, unfetched", async (t) => {
+  // This bed runs without OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: the outbound guard's default.
+  const { challenge } = pkce();
+  const cases: [string, RegExp][] = [
+    ["https://127.0.0.1:9/clients/loopback.json", /127\.0\.0\.1 is loopback/],
+    ["https://10.0.0.1/clients/private.json", /10\.0\.0\.1 is private/],
+    ["http://assistant.example/clients/plain-http.json", /must use https/],
+  ];
+  for (const [clientId, message] of cases) {
+    const res = await authorize(
+      authorizationParams(bed, { clientId, redirectUri: "http://127.0.0.1:9/callback" }, challenge),
+    );
+    t.is(res.status, 401, clientId);
+    t.is(res.headers.get("location"), null);
+    const body = (await res.json()) as { error: string; error_description: string };
+    t.is(body.error, "invalid_client");
+    t.regex(body.error_description, message, clientId);
+  }
+});
+
+test("the documentation links in both metadata documents resolve (no 404)", async (t) => {
+  const server = (await (await fetch(`${bed.url}/.well-known/oauth-authorization-server`)).json()) as {
+    service_documentation: string;
+  };
+  const resourceMetadata = (await (
+    await fetch(`${bed.url}/.well-known/oauth-protected-resource/api/mcp/v1`)
+  ).json()) as { resource_documentation: string };
+  for (const link of [server.service_documentation, resourceMetadata.resource_documentation]) {
+    t.true(link.startsWith(`${bed.url}/`), link);
+    const res = await fetch(link, { headers: { accept: "text/html" } });
+    t.is(res.status, 200, link);
+    t.regex(res.headers.get("content-type") ?? "", /text\/html/, link);
+  }
 });

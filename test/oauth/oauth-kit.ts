@@ -28,7 +28,7 @@ export interface OAuthTestBed {
  * The service on a port fixed in advance (PUBLIC_URL must name it: the metadata, the resource and the
  * sign-in links are built from it) with a real SMTP peer catching the magic-link mails.
  */
-export async function startOAuthTestBed(): Promise<OAuthTestBed> {
+export async function startOAuthTestBed(extraEnv: Record<string, string> = {}): Promise<OAuthTestBed> {
   const smtp = await startMailCatcher();
   const { mails } = smtp;
   const smtpPort = smtp.port;
@@ -45,6 +45,7 @@ export async function startOAuthTestBed(): Promise<OAuthTestBed> {
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         TRUST_PROXY: "true",
         MAIL_FROM: "Memory <auth@example.test>",
+        ...extraEnv,
       },
     });
   });

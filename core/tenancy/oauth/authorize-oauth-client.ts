@@ -9,9 +9,9 @@ import { upgradeUrl } from "../../plans/upgrade-url.js";
 import type { Database } from "../../store/database.js";
 import { recordAudit } from "../../store/record-audit.js";
 import { MAX_ACTIVE_TOKENS } from "../api-tokens.js";
+import { type ClientMetadataDocuments, clientForAuthorization } from "./client-metadata-documents.js";
 import {
   CODE_TTL_SECONDS,
-  findClient,
   mcpResource,
   oauthRejected,
   S256_CHALLENGE_PATTERN,
@@ -36,12 +36,12 @@ export interface AuthorizeInput {
  * An OAuth connection is an API token of the workspace, so it needs the plan that has them.
  */
 export async function authorizeOAuthClient(
-  deps: { db: Database; publicUrl: string },
+  deps: { db: Database; publicUrl: string; clientMetadataDocuments: ClientMetadataDocuments },
   caller: TenantCaller,
   input: AuthorizeInput,
 ): Promise<{ code: string; expiresInSeconds: number }> {
   if (caller.userId === undefined) throw unauthenticated("consent needs a signed-in member");
-  const client = await findClient(deps.db.sql, input.clientId);
+  const client = await clientForAuthorization(deps, input.clientId);
   if (!client) throw oauthRejected("invalid_client", "unknown client_id");
   if (!client.redirect_uris.includes(input.redirectUri)) {
     throw oauthRejected("invalid_request", "redirect_uri is not registered for this client");
@@ -100,7 +100,12 @@ export async function authorizeOAuthClient(
       action: "oauth.authorized",
       target: client.id,
       ip: input.ip,
-      details: { client: client.client_name, scopes: [...input.scopes] },
+      // A metadata-document client is named by its URL too: its name is whatever the document says.
+      details: {
+        client: client.client_name,
+        scopes: [...input.scopes],
+        ...(client.metadata_url === null ? {} : { client_id: client.metadata_url }),
+      },
     });
   });
   return { code, expiresInSeconds: CODE_TTL_SECONDS };

@@ -96,17 +96,34 @@ export interface ClientRow {
   logo_uri: string | null;
   software_id: string | null;
   software_version: string | null;
+  /** The client_id of a client ID metadata document (ADR 0400); null for a registered client. */
+  metadata_url: string | null;
+  metadata_fetched_at: Date | null;
   created_at: Date;
 }
 
+/** The id clients know: the document's URL for a metadata-document client, else the row id. */
+export const publicClientId = (row: ClientRow): string => row.metadata_url ?? row.id;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A client as stored: registered ones by their id, metadata-document ones by their URL, as last
+ * fetched (the token and revocation endpoints use that: the document was read when the user
+ * consented; `ClientMetadataDocuments.resolve` fetches it anew for the authorization endpoint).
+ */
 export async function findClient(
   sql: Sql | TransactionSql,
   clientId: string,
 ): Promise<ClientRow | undefined> {
-  if (!UUID.test(clientId)) return undefined;
-  const [row] = await sql<ClientRow[]>`select * from oauth_clients where id = ${clientId}`;
+  if (UUID.test(clientId)) {
+    const [row] = await sql<
+      ClientRow[]
+    >`select * from oauth_clients where id = ${clientId} and metadata_url is null`;
+    return row;
+  }
+  if (!clientId.startsWith("https://") && !clientId.startsWith("http://")) return undefined;
+  const [row] = await sql<ClientRow[]>`select * from oauth_clients where metadata_url = ${clientId}`;
   return row;
 }
 

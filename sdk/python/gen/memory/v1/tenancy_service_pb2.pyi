@@ -267,8 +267,9 @@ class ModelSelection(_message.Message):
     def __init__(self, embedding_key_id: _Optional[str] = ..., rerank_key_id: _Optional[str] = ..., active_embedding_space: _Optional[str] = ..., reembed: _Optional[_Union[ReembedProgress, _Mapping]] = ...) -> None: ...
 
 class OAuthClient(_message.Message):
-    __slots__ = ["client_id", "client_name", "client_uri", "grant_types", "issued_at", "logo_uri", "redirect_uris", "scopes", "software_id", "software_version", "token_endpoint_auth_method"]
+    __slots__ = ["client_id", "client_id_metadata_document", "client_name", "client_uri", "grant_types", "issued_at", "logo_uri", "redirect_uris", "scopes", "software_id", "software_version", "token_endpoint_auth_method"]
     CLIENT_ID_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_ID_METADATA_DOCUMENT_FIELD_NUMBER: _ClassVar[int]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
     CLIENT_URI_FIELD_NUMBER: _ClassVar[int]
     GRANT_TYPES_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +281,7 @@ class OAuthClient(_message.Message):
     SOFTWARE_VERSION_FIELD_NUMBER: _ClassVar[int]
     TOKEN_ENDPOINT_AUTH_METHOD_FIELD_NUMBER: _ClassVar[int]
     client_id: str
+    client_id_metadata_document: bool
     client_name: str
     client_uri: str
     grant_types: _containers.RepeatedScalarFieldContainer[str]
@@ -290,7 +292,7 @@ class OAuthClient(_message.Message):
     software_id: str
     software_version: str
     token_endpoint_auth_method: str
-    def __init__(self, client_id: _Optional[str] = ..., client_name: _Optional[str] = ..., redirect_uris: _Optional[_Iterable[str]] = ..., token_endpoint_auth_method: _Optional[str] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., client_uri: _Optional[str] = ..., logo_uri: _Optional[str] = ..., issued_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., grant_types: _Optional[_Iterable[str]] = ..., software_id: _Optional[str] = ..., software_version: _Optional[str] = ...) -> None: ...
+    def __init__(self, client_id: _Optional[str] = ..., client_name: _Optional[str] = ..., redirect_uris: _Optional[_Iterable[str]] = ..., token_endpoint_auth_method: _Optional[str] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., client_uri: _Optional[str] = ..., logo_uri: _Optional[str] = ..., issued_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., grant_types: _Optional[_Iterable[str]] = ..., software_id: _Optional[str] = ..., software_version: _Optional[str] = ..., client_id_metadata_document: bool = ...) -> None: ...
 
 class OnboardRequest(_message.Message):
     __slots__ = ["name", "plan", "slug"]

@@ -1,5 +1,7 @@
-import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { MCP_RESOURCE_PATH } from "../../lib/gateway-metadata.js";
+import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { ScopeSchema } from "../gen/memory/v1/tenancy_service_pb.js";
+import { MCP_RESOURCE_PATH } from "../lib/gateway-metadata.js";
+import { enumWords } from "../lib/proto-enum-words.js";
 
 /** Where the OAuth endpoints live (docs/mcp.md "Connecting with OAuth"). */
 export const OAUTH_PATHS = {
@@ -9,36 +11,23 @@ export const OAUTH_PATHS = {
   register: "/api/oauth/register",
   revoke: "/api/oauth/revoke",
   authorizationServerMetadata: "/.well-known/oauth-authorization-server",
-  protectedResourceMetadata: "/.well-known/oauth-protected-resource",
 } as const;
 
-export const SUPPORTED_SCOPES = ["read", "write", "admin"] as const;
+/** The scopes of the proto (read, write, admin), as RFC 6749 scope words. */
+export const SUPPORTED_SCOPES: readonly string[] = enumWords(ScopeSchema);
 
-/** The MCP endpoint as an RFC 8707 resource identifier: `${PUBLIC_URL}/api/mcp/v1`. */
+/**
+ * The one resource this server issues tokens for (RFC 8707): the MCP endpoint, whose gateway
+ * publishes the matching protected-resource metadata (gateway-mcp/protected-resource-metadata.ts).
+ */
 export const mcpResourceUrl = (publicUrl: string): string => `${publicUrl}${MCP_RESOURCE_PATH}`;
 
 /**
- * RFC 9728 3.1: the metadata URL of a resource with a path has the path after the well-known
- * segment. This is the URL the 401's `resource_metadata` names; the same document is also served
- * at the bare well-known path.
+ * RFC 8414 authorization server metadata; the issuer is PUBLIC_URL.
  */
-export const protectedResourceMetadataUrl = (publicUrl: string): string =>
-  `${publicUrl}${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`;
-
-/** RFC 9728 protected resource metadata of the MCP endpoint. */
-export function protectedResourceMetadata(publicUrl: string): OAuthProtectedResourceMetadata {
-  return {
-    resource: mcpResourceUrl(publicUrl),
-    authorization_servers: [publicUrl],
-    scopes_supported: [...SUPPORTED_SCOPES],
-    bearer_methods_supported: ["header"],
-    resource_name: "Memory service MCP endpoint",
-    resource_documentation: `${publicUrl}/api/docs`,
-  };
-}
-
-/** RFC 8414 authorization server metadata; the issuer is PUBLIC_URL. */
-export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
+export function authorizationServerMetadata(
+  publicUrl: string,
+): OAuthMetadata & { readonly client_id_metadata_document_supported: boolean } {
   return {
     issuer: publicUrl,
     authorization_endpoint: `${publicUrl}${OAUTH_PATHS.authorize}`,
@@ -53,8 +42,10 @@ export function authorizationServerMetadata(publicUrl: string): OAuthMetadata {
     revocation_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
     code_challenge_methods_supported: ["S256"],
     service_documentation: `${publicUrl}/api/docs`,
-    // RFC 9207: the authorization response carries `iss`.
+    // RFC 9207: every authorization response (code or error) carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document 5: an https URL may be the client_id (ADR 0400).
+    client_id_metadata_document_supported: true,
   };
 }
 

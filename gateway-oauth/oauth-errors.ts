@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
-import { readErrorDetails } from "../../gateway-kit/error-details.js";
-import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
+import { readErrorDetails } from "../gateway-kit/error-details.js";
+import { ErrorReason } from "../gen/memory/v1/errors_pb.js";
 
 /** An OAuth error answer: `{error, error_description}` (RFC 6749 5.2, RFC 7591 3.2.2, RFC 7009 2.2.1). */
 export interface OAuthErrorAnswer {

@@ -1,4 +1,10 @@
+import type { FastifyRequest } from "fastify";
 import { OAuthRequestError } from "./oauth-errors.js";
+
+export const FORM = "application/x-www-form-urlencoded";
+
+/** OAuth requests are small; anything larger is not one. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Request parameters as lists, so a repeated one can be refused (RFC 6749 3.1, 3.2). */
 export type Params = Readonly<Record<string, readonly string[]>>;
@@ -36,4 +42,11 @@ export function required(params: Params, name: string, error = "invalid_request"
 export function scopeWords(scope: string | undefined): string[] | undefined {
   if (scope === undefined) return undefined;
   return [...new Set(scope.split(" ").filter((w) => w !== ""))];
+}
+
+/** The token and revocation endpoints take form-encoded parameters only (RFC 6749 3.2, RFC 7009 2.1). */
+export function requireForm(request: FastifyRequest): Params {
+  const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+  if (type !== FORM) throw new OAuthRequestError("invalid_request", `send the parameters as ${FORM}`);
+  return paramsOf(request.body);
 }

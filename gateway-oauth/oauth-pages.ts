@@ -21,6 +21,9 @@ const TEXT = {
       `${client} asks for access to the workspace ${workspace}.`,
     signedInAs: (email: string) => `Signed in as ${email}`,
     redirectsTo: (host: string) => `After your decision you return to ${host}.`,
+    publishedBy: (host: string) => `This application describes itself at ${host}.`,
+    loopbackWarning:
+      "It returns to a program on this computer (localhost): allow only if you just started the connection from that program yourself.",
     scopesLegend: "Permissions (you may remove some)",
     scopes: {
       read: "read – recall and list your memories",
@@ -49,6 +52,9 @@ const TEXT = {
       `${client} bittet um Zugriff auf den Arbeitsbereich ${workspace}.`,
     signedInAs: (email: string) => `Angemeldet als ${email}`,
     redirectsTo: (host: string) => `Nach Ihrer Entscheidung geht es zurück zu ${host}.`,
+    publishedBy: (host: string) => `Diese Anwendung beschreibt sich unter ${host}.`,
+    loopbackWarning:
+      "Sie führt zu einem Programm auf diesem Computer (localhost) zurück: Erlauben Sie nur, wenn Sie die Verbindung gerade selbst in diesem Programm gestartet haben.",
     scopesLegend: "Berechtigungen (Sie können einzelne entfernen)",
     scopes: {
       read: "read – Erinnerungen abrufen und auflisten",
@@ -144,6 +150,13 @@ export function consentPage(
   input: {
     clientName: string;
     clientUri: string | undefined;
+    /**
+     * A client ID metadata document's host (the client_id URL's), shown so the user can tell who
+     * describes the client (draft-ietf-oauth-client-id-metadata-document 6 "OAuth Phishing Attacks").
+     */
+    metadataDocumentHost?: string | undefined;
+    /** The redirect URI is on loopback: anyone's local program could claim to be a document client. */
+    loopbackRedirect?: boolean;
     workspace: string;
     email: string;
     redirectHost: string;
@@ -169,7 +182,13 @@ export function consentPage(
     t.consentTitle,
     `<h1>${escapeHtml(t.consentTitle)}</h1><p>${escapeHtml(t.consentLead(client, input.workspace))}</p><p class="muted">${escapeHtml(
       t.signedInAs(input.email),
-    )}</p><form method="post" action="${escapeHtml(input.action)}">${hidden(input.fields)}<fieldset><legend>${escapeHtml(
+    )}</p>${
+      input.metadataDocumentHost === undefined
+        ? ""
+        : `<p class="muted">${escapeHtml(t.publishedBy(input.metadataDocumentHost))}</p>${
+            input.loopbackRedirect ? `<p role="alert">${escapeHtml(t.loopbackWarning)}</p>` : ""
+          }`
+    }<form method="post" action="${escapeHtml(input.action)}">${hidden(input.fields)}<fieldset><legend>${escapeHtml(
       t.scopesLegend,
     )}</legend>${scopes}</fieldset><p class="muted">${escapeHtml(t.redirectsTo(input.redirectHost))} ${escapeHtml(
       t.revokeHint,
