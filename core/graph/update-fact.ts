@@ -17,13 +17,13 @@ import {
   type MemoryTypeName,
   SUPERSEDES,
 } from "../memories/relation-types.js";
+import { writeEdgePair } from "../memories/write-edge-pair.js";
 import { writeMemoryVersion } from "../memories/write-memory-version.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 import { replayedUpdate } from "./replayed-update.js";
-import { writeEdgePair } from "./write-edge-pair.js";
 
 export interface UpdateFactDeps {
   readonly db: Database;

@@ -8,9 +8,9 @@ import type { StoredMemory } from "../../gen/memory/v1/memory_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { checkMemorySize, requireContent } from "../memories/memory-limits.js";
 import { memoryTypeName } from "../memories/memory-type.js";
+import { type WriteNewMemoryDeps, writeNewMemory } from "../memories/write-new-memory.js";
 import { resolveTitle } from "./derive-title.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
-import { type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
 
 /**
  * service_store_memory and REST memory entries (spec behaviour rules 1 and 2): append-only — a title

@@ -6,9 +6,9 @@ import {
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { checkUploadSize, requireContent } from "../memories/memory-limits.js";
+import type { WriteNewMemoryDeps } from "../memories/write-new-memory.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
 import { writeDocument } from "./write-document.js";
-import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 /**
  * service_upload_document (spec behaviour rule 3): upsert-by-title — the current documents with the

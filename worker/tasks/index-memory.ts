@@ -1,5 +1,5 @@
 import type { Task } from "graphile-worker";
-import { indexQueuedMemory } from "../../core/ingest/index-queued-memory.js";
+import { indexQueuedMemory } from "../../core/memories/index-queued-memory.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { memoryPayload } from "./tenant-payload.js";
 

@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
-import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { reconcileTenant } from "../../core/memories/reconcile-tenant.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */

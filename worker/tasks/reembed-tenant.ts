@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
-import { reembedTenant } from "../../core/ingest/reembed-tenant.js";
 import type { TenantModels } from "../../core/keys/tenant-models.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { reembedTenant } from "../../core/memories/reembed-tenant.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { RelationType } from "../memories/relation-types.js";
 import type { TransactionSql } from "../store/database.js";
+import type { RelationType } from "./relation-types.js";
 
 export interface EdgePair {
   /** from → to with the requested type. */

@@ -1,11 +1,5 @@
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
 import { writtenByReplayedKey } from "../idempotency/replay-scope.js";
-import { finishIndexing } from "../memories/finish-indexing.js";
-import { failureDetail, indexingError } from "../memories/indexing-errors.js";
-import { insertMemoryRow, type MemoryStatusName } from "../memories/insert-memory-row.js";
-import { ASYNC_THRESHOLD_CHARACTERS } from "../memories/memory-limits.js";
-import { chunkContent } from "../memories/prepare-memory-content.js";
-import { countMemories, quotaOf } from "../memories/quota.js";
 import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
 import {
@@ -19,6 +13,12 @@ import {
   type WriteNewMemoryDeps,
 } from "./decide-memory-write.js";
 import { canWriteTogether, decideTogether } from "./decide-writes-together.js";
+import { finishIndexing } from "./finish-indexing.js";
+import { failureDetail, indexingError } from "./indexing-errors.js";
+import { insertMemoryRow, type MemoryStatusName } from "./insert-memory-row.js";
+import { ASYNC_THRESHOLD_CHARACTERS } from "./memory-limits.js";
+import { chunkContent } from "./prepare-memory-content.js";
+import { countMemories, quotaOf } from "./quota.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
 export type { NewMemory, WriteNewMemoryDeps } from "./decide-memory-write.js";
