@@ -1,4 +1,4 @@
-import { type EdgePair, writeEdgePair } from "../memories/write-edge-pair.js";
+import { type EdgePair, writeEdgePair } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 import { relationError } from "./relation-error.js";
 import { endpointViolation } from "./relation-violation.js";

@@ -5,8 +5,7 @@ import {
   IngestDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkDocumentSize, requireContent } from "../memories/memory-limits.js";
-import type { WriteNewMemoryDeps } from "../memories/write-new-memory.js";
+import { checkDocumentSize, requireContent, type WriteNewMemoryDeps } from "../memories/index.js";
 import { indexStatus } from "./stored-memory-result.js";
 import { writeDocument } from "./write-document.js";
 

@@ -9,7 +9,7 @@ import {
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { toCoreError } from "../error-interceptor.js";
-import type { WriteNewMemoryDeps } from "../memories/write-new-memory.js";
+import type { WriteNewMemoryDeps } from "../memories/index.js";
 import { coalesceEmbedCalls } from "../models/coalesce-embed-calls.js";
 import { storeEntry } from "./store-memory.js";
 

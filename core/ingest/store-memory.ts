@@ -6,9 +6,13 @@ import {
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { StoredMemory } from "../../gen/memory/v1/memory_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkMemorySize, requireContent } from "../memories/memory-limits.js";
-import { memoryTypeName } from "../memories/memory-type.js";
-import { type WriteNewMemoryDeps, writeNewMemory } from "../memories/write-new-memory.js";
+import {
+  checkMemorySize,
+  memoryTypeName,
+  requireContent,
+  type WriteNewMemoryDeps,
+  writeNewMemory,
+} from "../memories/index.js";
 import { resolveTitle } from "./derive-title.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
 

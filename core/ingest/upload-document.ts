@@ -5,8 +5,7 @@ import {
   UploadDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkUploadSize, requireContent } from "../memories/memory-limits.js";
-import type { WriteNewMemoryDeps } from "../memories/write-new-memory.js";
+import { checkUploadSize, requireContent, type WriteNewMemoryDeps } from "../memories/index.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
 import { writeDocument } from "./write-document.js";
 

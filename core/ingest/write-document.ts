@@ -1,10 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { TenantCaller } from "../auth/caller.js";
-import {
-  type NewMemoryOutcome,
-  type WriteNewMemoryDeps,
-  writeNewMemory,
-} from "../memories/write-new-memory.js";
+import { type NewMemoryOutcome, type WriteNewMemoryDeps, writeNewMemory } from "../memories/index.js";
 import { resolveTitle } from "./derive-title.js";
 
 /** The fields both document routes share (REST POST /api/documents, MCP service_upload_document). */

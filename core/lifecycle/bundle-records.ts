@@ -1,12 +1,18 @@
 import { invalidArgument } from "../errors.js";
-import { MEMORY_KINDS, MEMORY_TYPES, REL_TYPE_PATTERN } from "../memories/relation-types.js";
+import {
+  MEMORY_KINDS,
+  MEMORY_TYPES,
+  type MemoryKindName,
+  type MemoryTypeName,
+  REL_TYPE_PATTERN,
+} from "../memories/index.js";
 
 /** A memory version of the bundle (docs/export.md), checked. */
 export interface BundleMemory {
   readonly id: string;
   readonly lineageId: string;
-  readonly kind: string;
-  readonly memoryType: string;
+  readonly kind: MemoryKindName;
+  readonly memoryType: MemoryTypeName;
   readonly title: string;
   readonly content: string;
   readonly source: string | null;

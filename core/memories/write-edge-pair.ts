@@ -51,3 +51,26 @@ export async function writeEdgePair(
   if (!edge || !reverse) throw new Error(`edge pair ${fromId} ${type.name} ${toId} is incomplete`);
   return { edgeId: edge.id, inverseEdgeId: reverse.id };
 }
+
+/**
+ * Removes the current edge from → to of `type` and its inverse (unlink); false when there was none.
+ * Closed edges of superseded versions are history and stay.
+ */
+export async function deleteEdgePair(
+  tx: TransactionSql,
+  input: {
+    readonly tenantId: string;
+    readonly fromId: string;
+    readonly toId: string;
+    readonly type: RelationType;
+  },
+): Promise<boolean> {
+  const { tenantId, fromId, toId, type } = input;
+  const deleted = await tx`
+    delete from edges
+    where tenant_id = ${tenantId} and valid_to is null
+      and ((from_id = ${fromId} and to_id = ${toId} and rel_type = ${type.name})
+        or (from_id = ${toId} and to_id = ${fromId} and rel_type = ${type.inverse}))
+    returning id`;
+  return deleted.length > 0;
+}

@@ -4,7 +4,7 @@ import type { TenantCaller } from "../auth/caller.js";
 import { coreError, invalidArgument, notFound } from "../errors.js";
 import { findKeyRecord } from "../keys/provider-key-rows.js";
 import { type ModelSelectionRow, readModelSelection } from "../keys/tenant-models.js";
-import { REEMBED_TENANT_TASK } from "../memories/memory-jobs.js";
+import { REEMBED_TENANT_TASK } from "../memories/index.js";
 import { providerSpaceId } from "../models/http/create-provider-embedder.js";
 import { PROVIDER_APIS } from "../models/http/provider-apis.js";
 import type { TransactionSql } from "../store/database.js";

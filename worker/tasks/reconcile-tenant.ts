@@ -1,6 +1,5 @@
 import type { Task } from "graphile-worker";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
-import { reconcileTenant } from "../../core/memories/reconcile-tenant.js";
+import { type MemoryDeps, reconcileTenant } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */

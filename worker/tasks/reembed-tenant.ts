@@ -1,7 +1,6 @@
 import type { Task } from "graphile-worker";
 import type { TenantModels } from "../../core/keys/tenant-models.js";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
-import { reembedTenant } from "../../core/memories/reembed-tenant.js";
+import { type MemoryDeps, reembedTenant } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /**
