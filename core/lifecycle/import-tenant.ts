@@ -3,6 +3,7 @@ import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
 import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
+import { type BundleEdge, type BundleMemory, checkCounts, readBundle } from "../bundle/index.js";
 import { coreError, invalidArgument, planGateError } from "../errors.js";
 import {
   countMemories,
@@ -16,14 +17,9 @@ import { PLANS } from "../plans/plans.js";
 import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 import { VectorWriteUnverifiedError } from "../vectors/write-verified.js";
-import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
-import { readBundle } from "./read-bundle.js";
 import { recordLifecycleAudit } from "./record-lifecycle-audit.js";
-
-/** The bundle formats this version reads (core/tenancy/export-tenant.ts writes the first). */
-export const IMPORTABLE_FORMATS = ["memory-service-export/v1"] as const;
 
 export interface ImportResult {
   readonly memories: number;
@@ -161,31 +157,18 @@ async function writeBundle(
 
   for await (const item of readBundle(stream)) {
     switch (item.kind) {
-      case "head": {
-        const given = item.head.format;
-        if (typeof given !== "string" || !(IMPORTABLE_FORMATS as readonly string[]).includes(given)) {
-          throw invalidArgument(
-            "format",
-            `unknown bundle format ${JSON.stringify(given ?? null)}; this server reads ${IMPORTABLE_FORMATS.join(", ")}`,
-          );
-        }
-        format = given;
-        const tenant = item.head.tenant as { id?: unknown } | undefined;
-        sourceTenantId = typeof tenant?.id === "string" ? tenant.id : "";
+      case "head":
+        format = item.format;
+        sourceTenantId = item.sourceTenantId;
         break;
-      }
-      case "memories": {
-        const memory = bundleMemory(item.record, seen.memories);
+      case "memories":
         seen.memories++;
-        await guarded(() => restore.addVersion(restoredVersion(tenantId, memory)));
+        await guarded(() => restore.addVersion(restoredVersion(tenantId, item.record)));
         break;
-      }
-      case "edges": {
-        const edge = bundleEdge(item.record, seen.edges);
+      case "edges":
         seen.edges++;
-        await guarded(() => restore.addEdge(restoredEdge(tenantId, edge)));
+        await guarded(() => restore.addEdge(restoredEdge(tenantId, item.record)));
         break;
-      }
       case "audit":
         // The source's audit log stays with the bundle: this instance's log records the import itself.
         seen.audit++;
@@ -197,17 +180,7 @@ async function writeBundle(
   }
   await guarded(() => restore.finish());
   if (!format) throw invalidArgument("bundle", "not an export bundle: no head");
-  if (
-    !counts ||
-    counts.memories !== seen.memories ||
-    counts.edges !== seen.edges ||
-    counts.audit !== seen.audit
-  ) {
-    throw invalidArgument(
-      "bundle",
-      `the bundle's counts do not match its records (read ${seen.memories} memories, ${seen.edges} edges, ${seen.audit} audit entries): truncated or edited`,
-    );
-  }
+  checkCounts(counts, seen);
   return {
     memories: seen.memories,
     edges: seen.edges,

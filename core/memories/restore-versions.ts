@@ -7,7 +7,7 @@ import type { MemoryStatusName } from "./insert-memory-row.js";
 import { chunkContent, embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
 import type { MemoryKindName, MemoryTypeName } from "./relation-types.js";
 
-/** Times as ISO 8601 text: a restore keeps PostgreSQL's microseconds, which a Date would cut. */
+/** Times as ISO 8601 text, as given (PostgreSQL parses them; a Date would cut microseconds). */
 type Instant = string;
 
 /** A memory version as it was elsewhere (an export bundle), with the ids it gets here. */

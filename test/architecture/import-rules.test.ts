@@ -30,7 +30,7 @@ const CORE_SERVICES = [
 ];
 const CREATE_CORE = "core/create-core.ts";
 /** Folders with a face: code outside them imports only their index.ts, never a module behind it. */
-const FACED_FOLDERS = ["core/memories"];
+const FACED_FOLDERS = ["core/memories", "core/bundle"];
 
 function facedFolderOf(path: string): string | undefined {
   return FACED_FOLDERS.find((folder) => path.startsWith(`${folder}/`));
