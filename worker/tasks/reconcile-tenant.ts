@@ -2,7 +2,7 @@ import type { Task } from "graphile-worker";
 import { type MemoryDeps, reconcileTenant } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
-/** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */
+/** Repairs PostgreSQL/LanceDB drift of one tenant (core/memories/reconcile-tenant.ts). */
 export function reconcileTenantTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId } = tenantPayload.parse(payload);
