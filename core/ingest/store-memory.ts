@@ -9,6 +9,8 @@ import type { TenantCaller } from "../auth/caller.js";
 import {
   checkMemorySize,
   memoryTypeName,
+  type NewMemory,
+  type NewMemoryOutcome,
   requireContent,
   type WriteNewMemoryDeps,
   writeNewMemory,
@@ -35,10 +37,16 @@ export async function storeEntry(
   caller: TenantCaller,
   request: StoreMemoryRequest,
 ): Promise<StoredMemory> {
+  const entry = newEntry(caller, request);
+  return entryResult(deps, entry, await writeNewMemory(deps, entry));
+}
+
+/** The new memory a StoreMemory request asks for, its content checked (present, within the size). */
+export function newEntry(caller: TenantCaller, request: StoreMemoryRequest): NewMemory {
   requireContent(request.content);
   checkMemorySize(request.content);
   const { title } = resolveTitle(request.title, request.content);
-  const outcome = await writeNewMemory(deps, {
+  return {
     caller,
     kind: "entry",
     memoryType: memoryTypeName(request.memoryType),
@@ -50,6 +58,14 @@ export async function storeEntry(
     upsertByTitle: false,
     dedupe: true,
     mode: "auto",
-  });
-  return storedMemoryResult({ ...outcome, title, embeddingProvider: deps.embedder.id });
+  };
+}
+
+/** The stored-memory result of a written entry. */
+export function entryResult(
+  deps: WriteNewMemoryDeps,
+  entry: NewMemory,
+  outcome: NewMemoryOutcome,
+): StoredMemory {
+  return storedMemoryResult({ ...outcome, title: entry.title, embeddingProvider: deps.embedder.id });
 }

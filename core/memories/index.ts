@@ -2,6 +2,14 @@
  * core/memories: the one way to write memory versions, their chunks and vectors, and edges (DESIGN
  * "Ingest", "Storage"). This file is its face: code outside the folder imports only what is named
  * here (test/architecture/import-rules.test.ts keeps it so); the modules behind it are its own.
+ *
+ * - The writes, one use case each: writeNewMemory / writeNewMemories (store_memory, StoreMemories,
+ *   documents, REST entries; upsert-by-title follows inside), writeNewVersion (update_fact),
+ *   writeEdgePair / deleteEdgePair (link, unlink), openRestore (import), eraseLineage (erasure).
+ * - The worker's jobs: indexQueuedMemory, reconcileTenant, reembedTenant, purgeErased, the
+ *   maintenance schedule and the job names.
+ * - Rules and figures the services read: size limits, quota, the relation-type registry, the graph
+ *   lock (link takes it shared), the content hash (replayed writes are found by it).
  */
 
 export { contentSha256 } from "./content-hash.js";
@@ -9,7 +17,6 @@ export { countLineage, type LineageFootprint } from "./count-lineage.js";
 /** A whole lineage, every version, chunk and edge (erasure), and its dry run. */
 export { type ErasedLineage, eraseLineage } from "./erase-lineage.js";
 export { lockTenantGraph } from "./graph-lock.js";
-// The worker's jobs: indexing, reconcile, re-embed, vector maintenance, purge.
 export { type IndexOutcome, indexQueuedMemory } from "./index-queued-memory.js";
 export type { MemoryStatusName } from "./insert-memory-row.js";
 /** An outbox event as the writes above record it (the webhook benchmark seeds its queue with it). */
@@ -24,7 +31,6 @@ export {
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
 } from "./memory-jobs.js";
-// Rules and figures the services read.
 export { checkDocumentSize, checkMemorySize, checkUploadSize, requireContent } from "./memory-limits.js";
 export { memoryTypeName } from "./memory-type.js";
 /** The chunks a memory's content is cut into, with their index text (benchmarks measure them). */
@@ -63,12 +69,12 @@ export {
 } from "./schedule-maintenance.js";
 /** An edge and its inverse (link, unlink). */
 export { deleteEdgePair, type EdgePair, writeEdgePair } from "./write-edge-pair.js";
-// Use cases: the writes.
-/** A new memory (store_memory, documents, entries): title lock, identical check, quota, inline or queued. */
+/** A new memory, or a batch of them: title lock, identical check, quota, inline or queued. */
 export {
   type NewMemory,
   type NewMemoryOutcome,
   type WriteNewMemoryDeps,
+  writeNewMemories,
   writeNewMemory,
 } from "./write-new-memory.js";
 /** A new version of a fact (update_fact): close the old, carry its edges over, SUPERSEDES. */

@@ -1,5 +1,6 @@
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
 import { writtenByReplayedKey } from "../idempotency/replay-scope.js";
+import { coalesceEmbedCalls } from "../models/coalesce-embed-calls.js";
 import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
 import {
@@ -108,6 +109,22 @@ export async function writeNewMemory(
     replacedDocumentIds: replaced,
     quota: quotaOf(count - replaced.length, limits),
   };
+}
+
+/**
+ * A batch of new memories of one caller (StoreMemories, docs/ingest.md "Batches"): each goes the way
+ * writeNewMemory takes, all at once, so they share the tenant's write transactions, the embedder's
+ * lane and the LanceDB group commit as concurrent calls do, and their embeddings go out as one call
+ * (a worker pool would count 100 calls as 100 jobs). Started in order, so of two with one title the
+ * earlier is written first (the later then finds it: unchanged when byte-identical). Each keeps its
+ * own outcome; the answer is one per request, in order.
+ */
+export function writeNewMemories(
+  deps: WriteNewMemoryDeps,
+  requests: readonly NewMemory[],
+): Promise<PromiseSettledResult<NewMemoryOutcome>[]> {
+  const batchDeps = { ...deps, embedder: coalesceEmbedCalls(deps.embedder) };
+  return Promise.allSettled(requests.map((request) => writeNewMemory(batchDeps, request)));
 }
 
 /**
