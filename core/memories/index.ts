@@ -68,7 +68,7 @@ export {
   scheduleSweepAfterStart,
 } from "./schedule-maintenance.js";
 /** An edge and its inverse (link, unlink). */
-export { deleteEdgePair, type EdgePair, writeEdgePair } from "./write-edge-pair.js";
+export { deleteEdgePair, type EdgePair, type EdgePairInput, writeEdgePair } from "./write-edge-pair.js";
 /** A new memory, or a batch of them: title lock, identical check, quota, inline or queued. */
 export {
   type NewMemory,

@@ -9,6 +9,14 @@ export interface EdgePair {
   readonly inverseEdgeId: string;
 }
 
+/** The edge from → to of `type`, whose inverse runs to → from. */
+export interface EdgePairInput {
+  readonly tenantId: string;
+  readonly fromId: string;
+  readonly toId: string;
+  readonly type: RelationType;
+}
+
 /**
  * Writes an edge and its inverse, each pointing at the other (inverse_of), or finds the pair that
  * already exists: the unique (tenant_id, from_id, to_id, rel_type) plus ON CONFLICT DO NOTHING make
@@ -18,11 +26,7 @@ export interface EdgePair {
  */
 export async function writeEdgePair(
   tx: TransactionSql,
-  input: {
-    readonly tenantId: string;
-    readonly fromId: string;
-    readonly toId: string;
-    readonly type: RelationType;
+  input: EdgePairInput & {
     /** Valid-time start; the transaction's now() when unset. */
     readonly validFrom?: Date;
   },
@@ -56,15 +60,7 @@ export async function writeEdgePair(
  * Removes the current edge from → to of `type` and its inverse (unlink); false when there was none.
  * Closed edges of superseded versions are history and stay.
  */
-export async function deleteEdgePair(
-  tx: TransactionSql,
-  input: {
-    readonly tenantId: string;
-    readonly fromId: string;
-    readonly toId: string;
-    readonly type: RelationType;
-  },
-): Promise<boolean> {
+export async function deleteEdgePair(tx: TransactionSql, input: EdgePairInput): Promise<boolean> {
   const { tenantId, fromId, toId, type } = input;
   const deleted = await tx`
     delete from edges
