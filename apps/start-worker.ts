@@ -2,7 +2,7 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import { parseMasterKey } from "../core/keys/key-cipher.js";
 import { createTenantModels } from "../core/keys/tenant-models.js";
-import { scheduleMaintenance, scheduleSweepAfterStart } from "../core/memories/schedule-maintenance.js";
+import { scheduleMaintenance, scheduleSweepAfterStart } from "../core/memories/index.js";
 import type { Models } from "../core/models/load-models.js";
 import type { Storage } from "../core/start-storage.js";
 import { scheduleAuditPurge } from "../core/store/purge-audit-log.js";

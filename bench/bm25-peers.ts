@@ -24,12 +24,12 @@ import * as lancedb from "@lancedb/lancedb";
 import { analyzeQueryTexts } from "../core/recall/bm25/analyze-query-texts.js";
 import { loadCompactBm25Index } from "../core/recall/bm25/compact-bm25-index.js";
 import { type Bm25Term, planBm25Terms } from "../core/recall/bm25/plan-bm25-terms.js";
+import { searchBm25 } from "../core/recall/bm25/search-bm25.js";
 import {
   averageLength,
   type CollectionStatistics,
   readCollectionStatistics,
-} from "../core/recall/bm25/read-collection-statistics.js";
-import { searchBm25 } from "../core/recall/bm25/search-bm25.js";
+} from "../core/recall/read-collection-statistics.js";
 import type { Database } from "../core/store/database.js";
 import { percentile } from "./eval/retrieval-metrics.js";
 

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { MAINTAIN_EVERY_VERSIONS } from "../core/memories/schedule-maintenance.js";
+import { MAINTAIN_EVERY_VERSIONS } from "../core/memories/index.js";
 import { indexSegmentBound, maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
 import { openVectorStore } from "../core/vectors/vector-store.js";
 import { createRandom } from "./synthetic-corpus.js";

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Index } from "@lancedb/lancedb";
-import { chunkContent } from "../core/memories/prepare-memory-content.js";
+import { chunkContent } from "../core/memories/index.js";
 import type { EmbeddingProvider } from "../core/models/embedding-provider.js";
 import type { Models } from "../core/models/load-models.js";
 import { openVectorStore, type VectorStore } from "../core/vectors/vector-store.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { loadConfig } from "../config/config.js";
 import { createLogger } from "../config/logger.js";
-import { purgeErased } from "../core/memories/purge-erased.js";
+import { purgeErased } from "../core/memories/index.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
 import type { Sql } from "../core/store/database.js";
 import { issueApiToken } from "../core/tenancy/api-tokens.js";

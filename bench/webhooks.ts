@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { insertOutboxEvent } from "../core/memories/insert-outbox-event.js";
+import { insertOutboxEvent } from "../core/memories/index.js";
 import { testModels } from "../test/graph/graph-test-kit.js";
 import { startTestService, type TestService, waitFor } from "../test/helpers/test-service.js";
 import { type HttpsReceiver, startHttpsReceiver } from "../test/webhooks/https-receiver.js";

@@ -1,8 +1,8 @@
+import { type EdgePair, writeEdgePair } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 import { relationError } from "./relation-error.js";
 import { endpointViolation } from "./relation-violation.js";
 import { type RelationInput, resolveRelationEnds } from "./resolve-relation-ends.js";
-import { type EdgePair, writeEdgePair } from "./write-edge-pair.js";
 
 /**
  * service_link: the edge and its inverse in the caller's transaction (spec "Relation"), checked

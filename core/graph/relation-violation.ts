@@ -5,7 +5,7 @@ import {
   type NodeTag,
   REL_TYPE_PATTERN,
   type RelationType,
-} from "../memories/relation-types.js";
+} from "../memories/index.js";
 
 /** The registry rule a link request broke; carried in ErrorInfo metadata and named in the message. */
 export type RelationRule =

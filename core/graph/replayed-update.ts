@@ -1,6 +1,5 @@
 import { replayedSince } from "../idempotency/replay-scope.js";
-import { contentSha256 } from "../memories/content-hash.js";
-import { LINEAGE_REL_TYPES, SUPERSEDES } from "../memories/relation-types.js";
+import { contentSha256, LINEAGE_REL_TYPES, SUPERSEDES } from "../memories/index.js";
 import type { Database } from "../store/database.js";
 
 /** update-fact.ts's input and result, the parts a replay reads and answers. */

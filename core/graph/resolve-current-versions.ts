@@ -1,5 +1,5 @@
 import { notFound } from "../errors.js";
-import type { MemoryKindName, MemoryTypeName } from "../memories/relation-types.js";
+import type { MemoryKindName, MemoryTypeName } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 
 /** A memory id as given, and the current version of its lineage that an edge attaches to. */

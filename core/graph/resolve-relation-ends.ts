@@ -1,5 +1,4 @@
-import { lockTenantGraph } from "../memories/graph-lock.js";
-import type { RelationType } from "../memories/relation-types.js";
+import { lockTenantGraph, type RelationType } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 import { relationError } from "./relation-error.js";
 import { relationTypeViolation } from "./relation-violation.js";

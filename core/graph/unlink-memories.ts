@@ -1,3 +1,4 @@
+import { deleteEdgePair } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 import { type RelationInput, resolveRelationEnds } from "./resolve-relation-ends.js";
 
@@ -8,11 +9,5 @@ import { type RelationInput, resolveRelationEnds } from "./resolve-relation-ends
  */
 export async function unlinkMemories(tx: TransactionSql, input: RelationInput): Promise<boolean> {
   const { type, from, to } = await resolveRelationEnds(tx, input);
-  const deleted = await tx`
-    delete from edges
-    where tenant_id = ${input.tenantId} and valid_to is null
-      and ((from_id = ${from.id} and to_id = ${to.id} and rel_type = ${type.name})
-        or (from_id = ${to.id} and to_id = ${from.id} and rel_type = ${type.inverse}))
-    returning id`;
-  return deleted.length > 0;
+  return deleteEdgePair(tx, { tenantId: input.tenantId, fromId: from.id, toId: to.id, type });
 }

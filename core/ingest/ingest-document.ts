@@ -5,10 +5,9 @@ import {
   IngestDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkDocumentSize, requireContent } from "../memories/memory-limits.js";
+import { checkDocumentSize, requireContent, type WriteNewMemoryDeps } from "../memories/index.js";
 import { indexStatus } from "./stored-memory-result.js";
 import { writeDocument } from "./write-document.js";
-import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 /**
  * REST POST /api/documents: always accepted as queued (spec: 202 {documentId, status: queued}) and

@@ -2,11 +2,11 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { tenantCaller } from "../auth/caller.js";
 import { type TenantModels, withTenantEmbedder } from "../keys/tenant-models.js";
+import type { WriteNewMemoryDeps } from "../memories/index.js";
 import { ingestDocument } from "./ingest-document.js";
 import { storeMemories } from "./store-memories.js";
 import { storeMemory } from "./store-memory.js";
 import { uploadDocument } from "./upload-document.js";
-import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 export type IngestServiceDeps = WriteNewMemoryDeps & {
   /** The workspace's own embedder (BYOK); unset: the service's for everyone. */

@@ -6,11 +6,17 @@ import {
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { StoredMemory } from "../../gen/memory/v1/memory_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkMemorySize, requireContent } from "../memories/memory-limits.js";
-import { memoryTypeName } from "../memories/memory-type.js";
+import {
+  checkMemorySize,
+  memoryTypeName,
+  type NewMemory,
+  type NewMemoryOutcome,
+  requireContent,
+  type WriteNewMemoryDeps,
+  writeNewMemory,
+} from "../memories/index.js";
 import { resolveTitle } from "./derive-title.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
-import { type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
 
 /**
  * service_store_memory and REST memory entries (spec behaviour rules 1 and 2): append-only — a title
@@ -31,10 +37,16 @@ export async function storeEntry(
   caller: TenantCaller,
   request: StoreMemoryRequest,
 ): Promise<StoredMemory> {
+  const entry = newEntry(caller, request);
+  return entryResult(deps, entry, await writeNewMemory(deps, entry));
+}
+
+/** The new memory a StoreMemory request asks for, its content checked (present, within the size). */
+export function newEntry(caller: TenantCaller, request: StoreMemoryRequest): NewMemory {
   requireContent(request.content);
   checkMemorySize(request.content);
   const { title } = resolveTitle(request.title, request.content);
-  const outcome = await writeNewMemory(deps, {
+  return {
     caller,
     kind: "entry",
     memoryType: memoryTypeName(request.memoryType),
@@ -46,6 +58,14 @@ export async function storeEntry(
     upsertByTitle: false,
     dedupe: true,
     mode: "auto",
-  });
-  return storedMemoryResult({ ...outcome, title, embeddingProvider: deps.embedder.id });
+  };
+}
+
+/** The stored-memory result of a written entry. */
+export function entryResult(
+  deps: WriteNewMemoryDeps,
+  entry: NewMemory,
+  outcome: NewMemoryOutcome,
+): StoredMemory {
+  return storedMemoryResult({ ...outcome, title: entry.title, embeddingProvider: deps.embedder.id });
 }

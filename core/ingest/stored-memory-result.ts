@@ -5,7 +5,7 @@ import {
   type StoredMemory,
   StoredMemorySchema,
 } from "../../gen/memory/v1/memory_pb.js";
-import type { MemoryStatusName } from "../memories/insert-memory-row.js";
+import type { MemoryStatusName } from "../memories/index.js";
 
 const STATUS: Readonly<Record<MemoryStatusName, IndexStatus>> = {
   queued: IndexStatus.QUEUED,

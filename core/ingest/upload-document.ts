@@ -5,10 +5,9 @@ import {
   UploadDocumentResponseSchema,
 } from "../../gen/memory/v1/ingest_service_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
-import { checkUploadSize, requireContent } from "../memories/memory-limits.js";
+import { checkUploadSize, requireContent, type WriteNewMemoryDeps } from "../memories/index.js";
 import { storedMemoryResult } from "./stored-memory-result.js";
 import { writeDocument } from "./write-document.js";
-import type { WriteNewMemoryDeps } from "./write-new-memory.js";
 
 /**
  * service_upload_document (spec behaviour rule 3): upsert-by-title — the current documents with the

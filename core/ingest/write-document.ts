@@ -1,7 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { TenantCaller } from "../auth/caller.js";
+import { type NewMemoryOutcome, type WriteNewMemoryDeps, writeNewMemory } from "../memories/index.js";
 import { resolveTitle } from "./derive-title.js";
-import { type NewMemoryOutcome, type WriteNewMemoryDeps, writeNewMemory } from "./write-new-memory.js";
 
 /** The fields both document routes share (REST POST /api/documents, MCP service_upload_document). */
 export interface DocumentInput {

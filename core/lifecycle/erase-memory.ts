@@ -1,8 +1,6 @@
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
-import { countLineage } from "../memories/count-lineage.js";
-import { eraseLineage } from "../memories/erase-lineage.js";
-import { enqueuePurgeErased } from "../memories/memory-jobs.js";
+import { countLineage, enqueuePurgeErased, eraseLineage } from "../memories/index.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
 import { recordLifecycleAudit } from "./record-lifecycle-audit.js";
 

@@ -1,5 +1,5 @@
 import { invalidArgument, notFound, permissionDenied } from "../errors.js";
-import { enqueuePurgeErased } from "../memories/memory-jobs.js";
+import { enqueuePurgeErased } from "../memories/index.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 

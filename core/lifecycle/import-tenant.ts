@@ -1,32 +1,25 @@
 import { Code } from "@connectrpc/connect";
-import type postgres from "postgres";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import { createHeapGrowthBound } from "../../lib/heap-growth-bound.js";
 import type { TenantCaller } from "../auth/caller.js";
 import type { PlanName } from "../auth/principal.js";
+import { type BundleEdge, type BundleMemory, checkCounts, readBundle } from "../bundle/index.js";
 import { coreError, invalidArgument, planGateError } from "../errors.js";
-import { contentSha256 } from "../memories/content-hash.js";
-import { MAINTAIN_VECTORS_TASK } from "../memories/memory-jobs.js";
-import { chunkContent, embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
-import { countMemories, lockTenantQuota } from "../memories/quota.js";
+import {
+  countMemories,
+  lockTenantQuota,
+  MAINTAIN_VECTORS_TASK,
+  openRestore,
+  type RestoredEdge,
+  type RestoredVersion,
+} from "../memories/index.js";
 import { PLANS } from "../plans/plans.js";
 import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 import { VectorWriteUnverifiedError } from "../vectors/write-verified.js";
-import { type BundleEdge, type BundleMemory, bundleEdge, bundleMemory } from "./bundle-records.js";
 import { importedId } from "./imported-id.js";
 import type { LifecycleDeps } from "./lifecycle-deps.js";
-import { readBundle } from "./read-bundle.js";
 import { recordLifecycleAudit } from "./record-lifecycle-audit.js";
-
-/** The bundle formats this version reads (core/tenancy/export-tenant.ts writes the first). */
-export const IMPORTABLE_FORMATS = ["memory-service-export/v1"] as const;
-
-/** A batch is written once it reaches any of these: bounds memory whatever the bundle's size. */
-const BATCH_MEMORIES = 256;
-const BATCH_CHUNKS = 256;
-const BATCH_CONTENT_CHARS = 4 * 1024 * 1024;
-const BATCH_EDGES = 1000;
 
 export interface ImportResult {
   readonly memories: number;
@@ -36,17 +29,11 @@ export interface ImportResult {
   readonly sourceTenantId: string;
 }
 
-interface PendingMemory {
-  readonly memory: BundleMemory;
-  readonly chunks: readonly PreparedChunk[];
-}
-
 /**
  * POST /api/tenant/import (docs/export.md "Import", ADR 0200): reads an export bundle as it streams
- * in and restores every memory version (valid, recorded, created and updated times, lineage,
- * status) and every edge (both directions, validity, inverse) into the caller's workspace, which must
- * be empty. Ids are derived from the bundle's (imported-id.ts). Chunks are cut again and embedded with
- * this workspace's embedder as the batches go by.
+ * in and restores every memory version and every edge through core/memories (openRestore) into the
+ * caller's workspace, which must be empty. Ids are derived from the bundle's (imported-id.ts). Chunks
+ * are cut again and embedded with this workspace's embedder as the batches go by.
  *
  * All or nothing: every row is written in one PostgreSQL transaction, which commits only after the
  * last line was read and the counts matched; vectors are appended to LanceDB batch by batch inside it,
@@ -161,68 +148,27 @@ async function writeBundle(
 ): Promise<ImportResult> {
   let format: string | undefined;
   let sourceTenantId = "";
-  let pending: PendingMemory[] = [];
-  let pendingChunks = 0;
-  let pendingChars = 0;
-  let edgeBatch: BundleEdge[] = [];
   const seen = { memories: 0, edges: 0, audit: 0 };
-  let chunksWritten = 0;
   let counts: Record<string, unknown> | undefined;
   // Each written batch is garbage V8 would otherwise let pile up (lib/heap-growth-bound.ts, ADR 0201).
-  const boundHeap = createHeapGrowthBound({ collectFirst: true });
-
-  const flushMemories = async () => {
-    if (pending.length === 0) return;
-    chunksWritten += await writeMemories(deps, tx, tenantId, pending);
-    pending = [];
-    pendingChunks = 0;
-    pendingChars = 0;
-    boundHeap();
-  };
-  const flushEdges = async () => {
-    if (edgeBatch.length === 0) return;
-    await writeEdges(tx, tenantId, edgeBatch);
-    edgeBatch = [];
-    boundHeap();
-  };
+  const restore = openRestore(deps, tx, tenantId, {
+    onBatchWritten: createHeapGrowthBound({ collectFirst: true }),
+  });
 
   for await (const item of readBundle(stream)) {
     switch (item.kind) {
-      case "head": {
-        const given = item.head.format;
-        if (typeof given !== "string" || !(IMPORTABLE_FORMATS as readonly string[]).includes(given)) {
-          throw invalidArgument(
-            "format",
-            `unknown bundle format ${JSON.stringify(given ?? null)}; this server reads ${IMPORTABLE_FORMATS.join(", ")}`,
-          );
-        }
-        format = given;
-        const tenant = item.head.tenant as { id?: unknown } | undefined;
-        sourceTenantId = typeof tenant?.id === "string" ? tenant.id : "";
+      case "head":
+        format = item.format;
+        sourceTenantId = item.sourceTenantId;
         break;
-      }
-      case "memories": {
-        const memory = bundleMemory(item.record, seen.memories);
+      case "memories":
         seen.memories++;
-        const chunks = memory.status === "failed" ? [] : chunkContent(memory, deps.embedder);
-        pending.push({ memory, chunks });
-        pendingChunks += chunks.length;
-        pendingChars += memory.content.length;
-        if (
-          pending.length >= BATCH_MEMORIES ||
-          pendingChunks >= BATCH_CHUNKS ||
-          pendingChars >= BATCH_CONTENT_CHARS
-        )
-          await flushMemories();
+        await guarded(() => restore.addVersion(restoredVersion(tenantId, item.record)));
         break;
-      }
-      case "edges": {
-        await flushMemories();
-        edgeBatch.push(bundleEdge(item.record, seen.edges));
+      case "edges":
         seen.edges++;
-        if (edgeBatch.length >= BATCH_EDGES) await flushEdges();
+        await guarded(() => restore.addEdge(restoredEdge(tenantId, item.record)));
         break;
-      }
       case "audit":
         // The source's audit log stays with the bundle: this instance's log records the import itself.
         seen.audit++;
@@ -232,137 +178,35 @@ async function writeBundle(
         break;
     }
   }
-  await flushMemories();
-  await flushEdges();
+  await guarded(() => restore.finish());
   if (!format) throw invalidArgument("bundle", "not an export bundle: no head");
-  if (
-    !counts ||
-    counts.memories !== seen.memories ||
-    counts.edges !== seen.edges ||
-    counts.audit !== seen.audit
-  ) {
-    throw invalidArgument(
-      "bundle",
-      `the bundle's counts do not match its records (read ${seen.memories} memories, ${seen.edges} edges, ${seen.audit} audit entries): truncated or edited`,
-    );
-  }
-  return { memories: seen.memories, edges: seen.edges, chunks: chunksWritten, format, sourceTenantId };
+  checkCounts(counts, seen);
+  return {
+    memories: seen.memories,
+    edges: seen.edges,
+    chunks: restore.chunksWritten(),
+    format,
+    sourceTenantId,
+  };
 }
 
-/** One batch of versions: rows, chunks (tsvector, BM25 via the triggers) and their vectors. */
-async function writeMemories(
-  deps: LifecycleDeps,
-  tx: TransactionSql,
-  tenantId: string,
-  batch: readonly PendingMemory[],
-): Promise<number> {
-  const space = deps.embedder.id;
-  const allChunks = batch.flatMap((p) => p.chunks);
-  const vectors = await embedChunks(deps.embedder, allChunks);
-  const rows = batch.map(({ memory: m, chunks }) => ({
-    id: importedId(tenantId, m.id),
-    lineage_id: importedId(tenantId, m.lineageId),
-    kind: m.kind,
-    memory_type: m.memoryType,
-    title: m.title,
-    content: m.content,
-    content_sha256: contentSha256(m.content).toString("hex"),
-    source: m.source,
-    tags: m.tags,
-    metadata: m.metadata,
-    status: m.status,
-    status_detail: m.statusDetail,
-    chunks_written: chunks.length,
-    embedding_space: m.status === "failed" ? null : space,
-    update_reason: m.updateReason,
-    valid_from: m.validFrom,
-    valid_to: m.validTo,
-    recorded_at: m.recordedAt,
-    created_at: m.createdAt,
-    updated_at: m.updatedAt,
-  }));
-  await guarded(
-    () => tx`
-    insert into memories (id, tenant_id, lineage_id, kind, memory_type, title, content, content_sha256,
-                          source, tags, metadata, status, status_detail, chunks_written, embedding_space,
-                          update_reason, valid_from, valid_to, recorded_at, created_at, updated_at)
-    select r.id, ${tenantId}, r.lineage_id, r.kind, r.memory_type, r.title, r.content,
-           decode(r.content_sha256, 'hex'), r.source,
-           array(select jsonb_array_elements_text(r.tags)), r.metadata, r.status, r.status_detail,
-           r.chunks_written, r.embedding_space, r.update_reason, r.valid_from, r.valid_to, r.recorded_at,
-           r.created_at, r.updated_at
-    from jsonb_to_recordset(${tx.json(rows as unknown as postgres.JSONValue)}) as r(
-      id uuid, lineage_id uuid, kind text, memory_type text, title text, content text,
-      content_sha256 text, source text, tags jsonb, metadata jsonb, status text, status_detail text,
-      chunks_written int, embedding_space text, update_reason text, valid_from timestamptz,
-      valid_to timestamptz, recorded_at timestamptz, created_at timestamptz, updated_at timestamptz)`,
-  );
-  if (allChunks.length === 0) return 0;
-  const chunkRows = batch.flatMap(({ memory: m, chunks }) =>
-    chunks.map((c) => ({
-      memory_id: importedId(tenantId, m.id),
-      ordinal: c.ordinal,
-      content: c.text,
-      index_text: c.indexText,
-      char_start: c.charStart,
-      char_end: c.charEnd,
-      token_count: c.tokenCount,
-      valid_from: m.validFrom,
-      valid_to: m.validTo,
-    })),
-  );
-  // Vectors are appended inside the transaction's lifetime, so chunks are stored as vector_stored:
-  // if the transaction does not commit, the import drops the tables again.
-  const inserted = await tx<
-    { id: string; memory_id: string; ordinal: number; valid_from: Date; valid_to: Date | null }[]
-  >`
-    insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
-                        valid_from, valid_to, vector_stored)
-    select ${tenantId}, r.memory_id, r.ordinal, r.content, r.char_start, r.char_end, r.token_count,
-           to_tsvector('german', r.index_text), r.valid_from, r.valid_to, true
-    from jsonb_to_recordset(${tx.json(chunkRows as unknown as postgres.JSONValue)}) as r(
-      memory_id uuid, ordinal int, content text, index_text text, char_start int, char_end int,
-      token_count int, valid_from timestamptz, valid_to timestamptz)
-    returning id, memory_id, ordinal, valid_from, valid_to`;
-  const vectorOf = new Map<string, Float32Array>();
-  chunkRows.forEach((c, i) => {
-    vectorOf.set(`${c.memory_id}:${c.ordinal}`, vectors[i] ?? new Float32Array(0));
-  });
-  await deps.vectors.upsert(
-    tenantId,
-    space,
-    inserted.map((c) => ({
-      chunkId: c.id,
-      memoryId: c.memory_id,
-      vector: vectorOf.get(`${c.memory_id}:${c.ordinal}`) ?? new Float32Array(0),
-      validFrom: c.valid_from,
-      validTo: c.valid_to,
-    })),
-    // importTenant counts the table's rows once at the end instead.
-    { readBack: false },
-  );
-  return inserted.length;
+/** A bundle's memory version with the ids it gets in this workspace (imported-id.ts). */
+function restoredVersion(tenantId: string, m: BundleMemory): RestoredVersion {
+  return { ...m, id: importedId(tenantId, m.id), lineageId: importedId(tenantId, m.lineageId) };
 }
 
-async function writeEdges(tx: TransactionSql, tenantId: string, batch: readonly BundleEdge[]): Promise<void> {
-  const rows = batch.map((e) => ({
+/** A bundle's edge with the ids it gets in this workspace. */
+function restoredEdge(tenantId: string, e: BundleEdge): RestoredEdge {
+  return {
     id: importedId(tenantId, e.id),
-    from_id: importedId(tenantId, e.fromId),
-    to_id: importedId(tenantId, e.toId),
-    rel_type: e.relType,
-    inverse_of: e.inverseEdgeId === null ? null : importedId(tenantId, e.inverseEdgeId),
-    valid_from: e.validFrom,
-    valid_to: e.validTo,
-    created_at: e.createdAt,
-  }));
-  await guarded(
-    () => tx`
-    insert into edges (id, tenant_id, from_id, to_id, rel_type, inverse_of, valid_from, valid_to, created_at)
-    select r.id, ${tenantId}, r.from_id, r.to_id, r.rel_type, r.inverse_of, r.valid_from, r.valid_to, r.created_at
-    from jsonb_to_recordset(${tx.json(rows as unknown as postgres.JSONValue)}) as r(
-      id uuid, from_id uuid, to_id uuid, rel_type text, inverse_of uuid, valid_from timestamptz,
-      valid_to timestamptz, created_at timestamptz)`,
-  );
+    fromId: importedId(tenantId, e.fromId),
+    toId: importedId(tenantId, e.toId),
+    relType: e.relType,
+    inverseOf: e.inverseEdgeId === null ? null : importedId(tenantId, e.inverseEdgeId),
+    validFrom: e.validFrom,
+    validTo: e.validTo,
+    createdAt: e.createdAt,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
-import { chunkText } from "./chunker/chunk-text.js";
+import { chunkText } from "../text/chunk-text.js";
 
 /** One chunk ready to store: the document slice plus the text that is indexed for it. */
 export interface PreparedChunk {

@@ -19,7 +19,7 @@ const mayBeOneInput = (error: unknown) => error instanceof ProviderError && PER_
 /**
  * An embedder that sends the calls made within one turn of the event loop as one call per purpose
  * to `embedder`, and hands each caller its own vectors. For StoreMemories: its entries each start an
- * embedding (each on an immediate of its own, core/ingest/decide-memory-write.ts), and a worker pool
+ * embedding (each on an immediate of its own, core/memories/decide-memory-write.ts), and a worker pool
  * counts every call as a job — 8 concurrent batches of 100 one-chunk entries were 800 jobs against
  * the pool's queue of 256 and failed as "overloaded"; merged they are 8 calls, split by the pool into
  * jobs of 32 texts. An HTTP provider gets requests of its batch size (64 texts) instead of 100 of one

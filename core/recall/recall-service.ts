@@ -14,7 +14,7 @@ import {
 import { tenantCaller } from "../auth/caller.js";
 import { invalidArgument } from "../errors.js";
 import type { TenantModels } from "../keys/tenant-models.js";
-import { readQuota } from "../memories/quota.js";
+import { readQuota } from "../memories/index.js";
 import { recallFilterOf } from "./filter/recall-filter.js";
 import { listRecent } from "./list-recent.js";
 import { readRecallStats } from "./read-recall-stats.js";

@@ -4,7 +4,6 @@ import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
 import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
 import { MAX_TF_PART } from "./bm25/bm25-parameters.js";
 import { type Bm25Term, planBm25Terms } from "./bm25/plan-bm25-terms.js";
-import { readCollectionStatistics } from "./bm25/read-collection-statistics.js";
 import type { ScoredChunk } from "./bm25/scored-chunk.js";
 import { searchBm25 } from "./bm25/search-bm25.js";
 import { searchBm25FromIndex } from "./bm25/search-bm25-from-index.js";
@@ -16,6 +15,7 @@ import {
 import { compoundJoinCandidates } from "./expand/compound-join-candidates.js";
 import { findCompoundTerms } from "./expand/find-compound-terms.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
+import { readCollectionStatistics } from "./read-collection-statistics.js";
 
 export interface FulltextResult {
   readonly hits: ScoredChunk[];

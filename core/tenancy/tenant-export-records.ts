@@ -1,15 +1,16 @@
 import type postgres from "postgres";
+import type { BundleAuditEntry, BundleEdge, BundleMemory, BundleTenant } from "../bundle/index.js";
+import type { MemoryKindName, MemoryStatusName, MemoryTypeName } from "../memories/index.js";
 import type { TransactionSql } from "../store/database.js";
 import type { AuditEntryRow } from "./audit-entries.js";
 
 /**
- * The rows of the tenant export and their JSON shape (docs/export.md): camelCase like REST,
- * timestamps ISO 8601 UTC with milliseconds (as REST), every field present (null when unset) so
- * the shape does not depend on the data. Chunks and vectors are not exported: they are derived from
- * the content and rebuilt on import.
+ * The rows of the tenant export and the bundle records they become (core/bundle/bundle-types.ts):
+ * timestamps ISO 8601 UTC with milliseconds (as REST).
  */
 
-const iso = (at: Date | null): string | null => (at ? at.toISOString() : null);
+const iso = (at: Date): string => at.toISOString();
+const isoOrNull = (at: Date | null): string | null => (at ? at.toISOString() : null);
 
 interface TenantRow {
   readonly id: string;
@@ -30,21 +31,21 @@ export function selectTenant(tx: TransactionSql, tenantId: string, retentionDays
     from tenants where id = ${tenantId}`;
 }
 
-export function tenantRecord(row: TenantRow) {
+export function tenantRecord(row: TenantRow): BundleTenant {
   return { id: row.id, slug: row.slug, name: row.name, plan: row.plan, createdAt: iso(row.created_at) };
 }
 
 export interface MemoryRow {
   readonly id: string;
   readonly lineage_id: string;
-  readonly kind: string;
-  readonly memory_type: string;
+  readonly kind: MemoryKindName;
+  readonly memory_type: MemoryTypeName;
   readonly title: string;
   readonly content: string;
   readonly source: string | null;
   readonly tags: string[];
   readonly metadata: Record<string, unknown>;
-  readonly status: string;
+  readonly status: MemoryStatusName;
   readonly status_detail: string | null;
   readonly update_reason: string | null;
   readonly valid_from: Date;
@@ -54,7 +55,7 @@ export interface MemoryRow {
   readonly updated_at: Date;
 }
 
-export function memoryRecord(row: MemoryRow) {
+export function memoryRecord(row: MemoryRow): BundleMemory {
   return {
     id: row.id,
     lineageId: row.lineage_id,
@@ -69,7 +70,7 @@ export function memoryRecord(row: MemoryRow) {
     statusDetail: row.status_detail,
     updateReason: row.update_reason,
     validFrom: iso(row.valid_from),
-    validTo: iso(row.valid_to),
+    validTo: isoOrNull(row.valid_to),
     recordedAt: iso(row.recorded_at),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
@@ -100,7 +101,7 @@ export function selectEdges(tx: TransactionSql, tenantId: string): postgres.Pend
     order by from_id, valid_from desc, id`;
 }
 
-export function edgeRecord(row: EdgeRow) {
+export function edgeRecord(row: EdgeRow): BundleEdge {
   return {
     id: row.id,
     relType: row.rel_type,
@@ -108,12 +109,12 @@ export function edgeRecord(row: EdgeRow) {
     toId: row.to_id,
     inverseEdgeId: row.inverse_of,
     validFrom: iso(row.valid_from),
-    validTo: iso(row.valid_to),
+    validTo: isoOrNull(row.valid_to),
     createdAt: iso(row.created_at),
   };
 }
 
-export function auditRecord(row: AuditEntryRow) {
+export function auditRecord(row: AuditEntryRow): BundleAuditEntry {
   return {
     id: row.id,
     createdAt: iso(row.created_at),

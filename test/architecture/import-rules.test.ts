@@ -29,6 +29,12 @@ const CORE_SERVICES = [
   "core/reflection",
 ];
 const CREATE_CORE = "core/create-core.ts";
+/** Folders with a face: code outside them imports only their index.ts, never a module behind it. */
+const FACED_FOLDERS = ["core/memories", "core/bundle"];
+
+function facedFolderOf(path: string): string | undefined {
+  return FACED_FOLDERS.find((folder) => path.startsWith(`${folder}/`));
+}
 
 function coreServiceOf(path: string): string | undefined {
   return CORE_SERVICES.find((service) => path.startsWith(`${service}/`));
@@ -105,6 +111,14 @@ const rules: readonly ImportRule[] = [
     name: "10. dashboard/ (browser code) imports only dashboard/: it talks to the service over the REST API",
     from: inAny("dashboard"),
     forbidden: (to) => !inAny("dashboard")(to),
+  },
+  {
+    name: `11. nothing outside ${FACED_FOLDERS.join(", ")} imports a module behind its face (only its index.ts)`,
+    from: () => true,
+    forbidden: (to, from) => {
+      const folder = facedFolderOf(to);
+      return folder !== undefined && folder !== facedFolderOf(from) && to !== `${folder}/index.ts`;
+    },
   },
 ];
 

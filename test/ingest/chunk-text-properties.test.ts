@@ -1,8 +1,8 @@
 import { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
 import test from "ava";
 import fc from "fast-check";
-import { type Chunk, chunkText } from "../../core/memories/chunker/chunk-text.js";
 import type { Tokenizer } from "../../core/models/embedding-provider.js";
+import { type Chunk, chunkText } from "../../core/text/chunk-text.js";
 import { createTinyModel, tokenizerJson } from "../helpers/onnx-models.js";
 import { wordTokenizer } from "../helpers/sample-documents.js";
 

@@ -1,8 +1,8 @@
 import { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
 import test from "ava";
-import { chunkText } from "../../core/memories/chunker/chunk-text.js";
 import { approximateTokenizer } from "../../core/models/approximate-tokenizer.js";
 import type { Tokenizer } from "../../core/models/embedding-provider.js";
+import { chunkText } from "../../core/text/chunk-text.js";
 import { createTinyModel, tokenizerJson } from "../helpers/onnx-models.js";
 import {
   ENGLISH_MARKDOWN,

@@ -1,5 +1,5 @@
 import test from "ava";
-import { type Chunk, chunkText } from "../../core/memories/chunker/chunk-text.js";
+import { type Chunk, chunkText } from "../../core/text/chunk-text.js";
 import {
   ENGLISH_MARKDOWN,
   GERMAN_MARKDOWN,

@@ -1,5 +1,5 @@
 import test from "ava";
-import { splitMarkdownBlocks } from "../../core/memories/chunker/markdown-blocks.js";
+import { splitMarkdownBlocks } from "../../core/text/markdown-blocks.js";
 
 const kinds = (text: string) =>
   splitMarkdownBlocks(text).map((block) => [block.kind, text.slice(block.start, block.end).trimEnd()]);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
-import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { reconcileTenant } from "../../core/memories/reconcile-tenant.js";
 import type { TestService } from "../helpers/test-service.js";
 import { crashDuringWrite } from "./crash-write.js";
 import {

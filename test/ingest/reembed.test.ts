@@ -1,8 +1,8 @@
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
-import { reembedTenant } from "../../core/ingest/reembed-tenant.js";
 import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import { REEMBED_TENANT_TASK } from "../../core/memories/memory-jobs.js";
+import { reembedTenant } from "../../core/memories/reembed-tenant.js";
 import { runMaintenanceSweep } from "../../core/memories/schedule-maintenance.js";
 import { createBuiltinEmbedder } from "../../core/models/builtin/create-builtin-embedder.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";

@@ -3,11 +3,8 @@ import { createRandom } from "../../bench/synthetic-corpus.js";
 import { analyzeQueryTexts } from "../../core/recall/bm25/analyze-query-texts.js";
 import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
 import { planBm25Terms } from "../../core/recall/bm25/plan-bm25-terms.js";
-import {
-  averageLength,
-  readCollectionStatistics,
-} from "../../core/recall/bm25/read-collection-statistics.js";
 import { searchBm25 } from "../../core/recall/bm25/search-bm25.js";
+import { averageLength, readCollectionStatistics } from "../../core/recall/read-collection-statistics.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, recount, supersede } from "./recall-fixtures.js";

@@ -1,6 +1,5 @@
 import type { Task } from "graphile-worker";
-import { indexQueuedMemory } from "../../core/ingest/index-queued-memory.js";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { indexQueuedMemory, type MemoryDeps } from "../../core/memories/index.js";
 import { memoryPayload } from "./tenant-payload.js";
 
 /**

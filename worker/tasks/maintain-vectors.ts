@@ -1,5 +1,5 @@
 import type { Task } from "graphile-worker";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import type { MemoryDeps } from "../../core/memories/index.js";
 import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
 import { maintainPayload } from "./tenant-payload.js";
 

@@ -1,6 +1,5 @@
 import type { Task } from "graphile-worker";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
-import { purgeErased } from "../../core/memories/purge-erased.js";
+import { type MemoryDeps, purgeErased } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /** Makes a tenant's erased data physically gone (core/memories/purge-erased.ts, docs/erasure.md). */

@@ -1,6 +1,5 @@
 import type { Task } from "graphile-worker";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
-import { runMaintenanceSweep } from "../../core/memories/schedule-maintenance.js";
+import { type MemoryDeps, runMaintenanceSweep } from "../../core/memories/index.js";
 
 /** The periodic sweep over all tenants (core/ingest/schedule-maintenance.ts); reschedules itself. */
 export function reconcileAllTask(deps: MemoryDeps): Task {

@@ -1,9 +1,8 @@
 import type { Task } from "graphile-worker";
-import { reconcileTenant } from "../../core/ingest/reconcile-tenant.js";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { type MemoryDeps, reconcileTenant } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
-/** Repairs PostgreSQL/LanceDB drift of one tenant (core/ingest/reconcile-tenant.ts). */
+/** Repairs PostgreSQL/LanceDB drift of one tenant (core/memories/reconcile-tenant.ts). */
 export function reconcileTenantTask(deps: MemoryDeps): Task {
   return async (payload) => {
     const { tenantId } = tenantPayload.parse(payload);

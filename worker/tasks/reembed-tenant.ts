@@ -1,11 +1,10 @@
 import type { Task } from "graphile-worker";
-import { reembedTenant } from "../../core/ingest/reembed-tenant.js";
 import type { TenantModels } from "../../core/keys/tenant-models.js";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
+import { type MemoryDeps, reembedTenant } from "../../core/memories/index.js";
 import { tenantPayload } from "./tenant-payload.js";
 
 /**
- * Migrates one tenant's vectors into its embedding space (core/ingest/reembed-tenant.ts). A workspace
+ * Migrates one tenant's vectors into its embedding space (core/memories/reembed-tenant.ts). A workspace
  * that chose a new embedder (BYOK) fills the new space while recall keeps the old one; progress goes
  * to tenant_model_selection (GET /api/keys/selection); when every version is in, the selection
  * switches recall and ingest over, and only then are old spaces dropped. Killed midway, the job

@@ -2,15 +2,15 @@ import type { Task, TaskList } from "graphile-worker";
 import type { Logger } from "../../config/logger.js";
 import { isSaneRequestId, runWithRequestId } from "../../config/request-context.js";
 import type { TenantModels } from "../../core/keys/tenant-models.js";
-import type { MemoryDeps } from "../../core/memories/memory-deps.js";
 import {
   INDEX_MEMORY_TASK,
   MAINTAIN_VECTORS_TASK,
+  type MemoryDeps,
   PURGE_ERASED_TASK,
   RECONCILE_ALL_TASK,
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
-} from "../../core/memories/memory-jobs.js";
+} from "../../core/memories/index.js";
 import type { EmbeddingProvider } from "../../core/models/embedding-provider.js";
 import type { Database } from "../../core/store/database.js";
 import { PURGE_AUDIT_LOG_TASK } from "../../core/store/purge-audit-log.js";

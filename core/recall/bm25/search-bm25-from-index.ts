@@ -1,11 +1,11 @@
 import type { TransactionSql } from "../../store/database.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
-import { type IndexedBm25Path, searchBm25Indexed } from "../filter/search-bm25-indexed.js";
+import type { CollectionStatistics } from "../read-collection-statistics.js";
 import type { Bm25IndexView } from "./bm25-index-cache.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
-import type { CollectionStatistics } from "./read-collection-statistics.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 import { searchBm25 } from "./search-bm25.js";
+import { type IndexedBm25Path, searchBm25Indexed } from "./search-bm25-indexed.js";
 
 /** How a point-in-time BM25 search was answered (FulltextResult.path): the current part's path + "-at". */
 export type IndexedAtPath = `${IndexedBm25Path}-at`;

@@ -1,7 +1,7 @@
 import type { TransactionSql } from "../../store/database.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
+import { averageLength, type CollectionStatistics } from "../read-collection-statistics.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
-import { averageLength, type CollectionStatistics } from "./read-collection-statistics.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 
 /** How the SQL scorer chose its candidates (FulltextResult.path). */

@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from "../../store/database.js";
 import { idListFilter } from "../../vectors/vector-filters.js";
-import { readCollectionStatistics } from "../bm25/read-collection-statistics.js";
+import { readCollectionStatistics } from "../read-collection-statistics.js";
 import { memoryFilterSql, type SqlFragment } from "./memory-filter-sql.js";
 import type { RecallFilter } from "./recall-filter.js";
 

@@ -1,4 +1,4 @@
-import { LINEAGE_REL_TYPES } from "../../memories/relation-types.js";
+import { LINEAGE_REL_TYPES } from "../../memories/index.js";
 import type { Sql, TransactionSql } from "../../store/database.js";
 
 /** Deepest expansion the spec allows (recall `hops` 0 to 3). */

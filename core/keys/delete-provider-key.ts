@@ -2,9 +2,9 @@ import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { coreError, notFound } from "../errors.js";
-import { readModelSelection } from "../keys/tenant-models.js";
 import type { Database } from "../store/database.js";
 import { recordAudit } from "../store/record-audit.js";
+import { readModelSelection } from "./tenant-models.js";
 
 /**
  * DELETE /api/keys/{id}: removes the sealed key for good. A key the workspace embeds or reranks

@@ -1,11 +1,6 @@
 import type { Quota } from "../../gen/memory/v1/memory_pb.js";
 import { writtenByReplayedKey } from "../idempotency/replay-scope.js";
-import { finishIndexing } from "../memories/finish-indexing.js";
-import { failureDetail, indexingError } from "../memories/indexing-errors.js";
-import { insertMemoryRow, type MemoryStatusName } from "../memories/insert-memory-row.js";
-import { ASYNC_THRESHOLD_CHARACTERS } from "../memories/memory-limits.js";
-import { chunkContent } from "../memories/prepare-memory-content.js";
-import { countMemories, quotaOf } from "../memories/quota.js";
+import { coalesceEmbedCalls } from "../models/coalesce-embed-calls.js";
 import type { Database } from "../store/database.js";
 import { createGroupCommit } from "../vectors/group-commit.js";
 import {
@@ -19,6 +14,12 @@ import {
   type WriteNewMemoryDeps,
 } from "./decide-memory-write.js";
 import { canWriteTogether, decideTogether } from "./decide-writes-together.js";
+import { finishIndexing } from "./finish-indexing.js";
+import { failureDetail, indexingError } from "./indexing-errors.js";
+import { insertMemoryRow, type MemoryStatusName } from "./insert-memory-row.js";
+import { ASYNC_THRESHOLD_CHARACTERS } from "./memory-limits.js";
+import { chunkContent } from "./prepare-memory-content.js";
+import { countMemories, quotaOf } from "./quota.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
 export type { NewMemory, WriteNewMemoryDeps } from "./decide-memory-write.js";
@@ -108,6 +109,22 @@ export async function writeNewMemory(
     replacedDocumentIds: replaced,
     quota: quotaOf(count - replaced.length, limits),
   };
+}
+
+/**
+ * A batch of new memories of one caller (StoreMemories, docs/ingest.md "Batches"): each goes the way
+ * writeNewMemory takes, all at once, so they share the tenant's write transactions, the embedder's
+ * lane and the LanceDB group commit as concurrent calls do, and their embeddings go out as one call
+ * (a worker pool would count 100 calls as 100 jobs). Started in order, so of two with one title the
+ * earlier is written first (the later then finds it: unchanged when byte-identical). Each keeps its
+ * own outcome; the answer is one per request, in order.
+ */
+export function writeNewMemories(
+  deps: WriteNewMemoryDeps,
+  requests: readonly NewMemory[],
+): Promise<PromiseSettledResult<NewMemoryOutcome>[]> {
+  const batchDeps = { ...deps, embedder: coalesceEmbedCalls(deps.embedder) };
+  return Promise.allSettled(requests.map((request) => writeNewMemory(batchDeps, request)));
 }
 
 /**

@@ -2,15 +2,15 @@ import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { coreError, invalidArgument, notFound } from "../errors.js";
-import { findKeyRecord } from "../keys/provider-key-rows.js";
-import { type ModelSelectionRow, readModelSelection } from "../keys/tenant-models.js";
-import { REEMBED_TENANT_TASK } from "../memories/memory-jobs.js";
+import { REEMBED_TENANT_TASK } from "../memories/index.js";
 import { providerSpaceId } from "../models/http/create-provider-embedder.js";
 import { PROVIDER_APIS } from "../models/http/provider-apis.js";
 import type { TransactionSql } from "../store/database.js";
 import { enqueueJob } from "../store/job-queue.js";
 import { recordAudit } from "../store/record-audit.js";
 import { type ProviderKeyDeps, requireByok } from "./byok-guards.js";
+import { findKeyRecord } from "./provider-key-rows.js";
+import { type ModelSelectionRow, readModelSelection } from "./tenant-models.js";
 
 export interface ModelSelection {
   readonly embeddingKeyId: string | undefined;

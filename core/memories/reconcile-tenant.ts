@@ -1,7 +1,7 @@
-import type { MemoryDeps } from "../memories/memory-deps.js";
-import { enqueueIndexMemory, INDEX_MEMORY_TASK } from "../memories/memory-jobs.js";
 import { completeFromChunks } from "./complete-from-chunks.js";
 import { findVectorDrift } from "./find-vector-drift.js";
+import type { MemoryDeps } from "./memory-deps.js";
+import { enqueueIndexMemory, INDEX_MEMORY_TASK } from "./memory-jobs.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
 
 export interface ReconcileOptions {

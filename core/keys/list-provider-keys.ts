@@ -1,7 +1,7 @@
 import type { TenantCaller } from "../auth/caller.js";
-import { listKeyRecords, type ProviderKeyRecord } from "../keys/provider-key-rows.js";
-import { readModelSelection } from "../keys/tenant-models.js";
 import type { Database } from "../store/database.js";
+import { listKeyRecords, type ProviderKeyRecord } from "./provider-key-rows.js";
+import { readModelSelection } from "./tenant-models.js";
 
 export type KeyUse = "embeddings" | "reranking";
 

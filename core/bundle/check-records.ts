@@ -1,37 +1,6 @@
 import { invalidArgument } from "../errors.js";
-import { MEMORY_KINDS, MEMORY_TYPES, REL_TYPE_PATTERN } from "../memories/relation-types.js";
-
-/** A memory version of the bundle (docs/export.md), checked. */
-export interface BundleMemory {
-  readonly id: string;
-  readonly lineageId: string;
-  readonly kind: string;
-  readonly memoryType: string;
-  readonly title: string;
-  readonly content: string;
-  readonly source: string | null;
-  readonly tags: string[];
-  readonly metadata: Record<string, unknown>;
-  readonly status: "queued" | "indexed" | "failed";
-  readonly statusDetail: string | null;
-  readonly updateReason: string | null;
-  readonly validFrom: string;
-  readonly validTo: string | null;
-  readonly recordedAt: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export interface BundleEdge {
-  readonly id: string;
-  readonly relType: string;
-  readonly fromId: string;
-  readonly toId: string;
-  readonly inverseEdgeId: string | null;
-  readonly validFrom: string;
-  readonly validTo: string | null;
-  readonly createdAt: string;
-}
+import { MEMORY_KINDS, MEMORY_TYPES, REL_TYPE_PATTERN } from "../memories/index.js";
+import type { BundleEdge, BundleMemory } from "./bundle-types.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;

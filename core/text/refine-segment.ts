@@ -1,4 +1,4 @@
-import type { Tokenizer } from "../../models/embedding-provider.js";
+import type { Tokenizer } from "../models/embedding-provider.js";
 import { LIST_ITEM } from "./markdown-blocks.js";
 import { BoundaryStrength, type Segment, type SegmentKind } from "./segment.js";
 import { sentenceStarts } from "./sentence-starts.js";

@@ -1,6 +1,6 @@
-import { contentSha256 } from "../memories/content-hash.js";
-import type { MemoryKindName, MemoryStatusName } from "../memories/insert-memory-row.js";
 import type { TransactionSql } from "../store/database.js";
+import { contentSha256 } from "./content-hash.js";
+import type { MemoryKindName, MemoryStatusName } from "./insert-memory-row.js";
 
 // Any constant: the first key of the advisory lock per (tenant, kind, title).
 const TITLE_LOCK_CLASS = 0x7117e;

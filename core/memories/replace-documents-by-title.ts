@@ -1,10 +1,10 @@
 import type { Logger } from "../../config/logger.js";
-import { carryOverEdges } from "../memories/carry-over-edges.js";
-import { closeVersions } from "../memories/close-versions.js";
-import { lockTenantGraph } from "../memories/graph-lock.js";
 import type { Database } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
+import { carryOverEdges } from "./carry-over-edges.js";
+import { closeVersions } from "./close-versions.js";
 import { lockTitle } from "./find-identical-memory.js";
+import { lockTenantGraph } from "./graph-lock.js";
 
 export interface ReplaceDeps {
   readonly db: Database;

@@ -1,14 +1,14 @@
-import { failIndexing, markIndexed } from "../memories/finish-indexing.js";
-import { insertChunks } from "../memories/insert-chunks.js";
-import { insertOutboxEvent } from "../memories/insert-outbox-event.js";
-import type { MemoryDeps } from "../memories/memory-deps.js";
-import type { IndexMemoryPayload } from "../memories/memory-jobs.js";
-import { chunkContent, embedChunks } from "../memories/prepare-memory-content.js";
-import { ignoreMaintenanceError, requestVectorMaintenance } from "../memories/schedule-maintenance.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { Database } from "../store/database.js";
 import { completeFromChunks } from "./complete-from-chunks.js";
+import { failIndexing, markIndexed } from "./finish-indexing.js";
+import { insertChunks } from "./insert-chunks.js";
+import { insertOutboxEvent } from "./insert-outbox-event.js";
+import type { MemoryDeps } from "./memory-deps.js";
+import type { IndexMemoryPayload } from "./memory-jobs.js";
+import { chunkContent, embedChunks } from "./prepare-memory-content.js";
 import { replaceDocumentsByTitle } from "./replace-documents-by-title.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 
 export type IndexOutcome = "indexed" | "failed" | "skipped";
 

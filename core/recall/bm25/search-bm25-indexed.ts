@@ -1,10 +1,10 @@
 import type { TransactionSql } from "../../store/database.js";
-import type { Bm25IndexView } from "../bm25/bm25-index-cache.js";
-import type { Bm25Term } from "../bm25/plan-bm25-terms.js";
-import { averageLength, type CollectionStatistics } from "../bm25/read-collection-statistics.js";
-import type { ScoredChunk } from "../bm25/scored-chunk.js";
-import { overfetchFactors } from "./overfetch-factors.js";
-import type { ResolvedRecallFilter } from "./resolve-recall-filter.js";
+import { overfetchFactors } from "../filter/overfetch-factors.js";
+import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
+import { averageLength, type CollectionStatistics } from "../read-collection-statistics.js";
+import type { Bm25IndexView } from "./bm25-index-cache.js";
+import type { Bm25Term } from "./plan-bm25-terms.js";
+import type { ScoredChunk } from "./scored-chunk.js";
 
 const OVERFETCH_MAX = 1000;
 

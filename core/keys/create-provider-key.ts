@@ -2,12 +2,12 @@ import { Code } from "@connectrpc/connect";
 import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { coreError, invalidArgument } from "../errors.js";
-import { providerUrlProblem } from "../keys/check-provider-url.js";
-import { lastFour, sealKey } from "../keys/key-cipher.js";
-import { insertKeyRecord, type ProviderKeyRecord } from "../keys/provider-key-rows.js";
 import { isProviderName, PROVIDER_APIS } from "../models/http/provider-apis.js";
 import { recordAudit } from "../store/record-audit.js";
 import { type ProviderKeyDeps, requireByok, requireMasterKey } from "./byok-guards.js";
+import { providerUrlProblem } from "./check-provider-url.js";
+import { lastFour, sealKey } from "./key-cipher.js";
+import { insertKeyRecord, type ProviderKeyRecord } from "./provider-key-rows.js";
 
 /** Stored keys per workspace. */
 export const MAX_PROVIDER_KEYS = 20;

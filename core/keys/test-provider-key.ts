@@ -1,13 +1,13 @@
 import type { TenantCaller } from "../auth/caller.js";
 import { notFound } from "../errors.js";
-import { providerUrlProblem } from "../keys/check-provider-url.js";
-import { findKeyRecord, openKeyRecord, recordKeyTest } from "../keys/provider-key-rows.js";
 import { STORED_VECTOR_DIM } from "../models/embedding-provider.js";
 import { createProviderEmbedder, createProviderReranker } from "../models/http/create-provider-embedder.js";
 import { PROVIDER_APIS } from "../models/http/provider-apis.js";
 import { redactSecret } from "../models/http/redact-secret.js";
 import { ProviderError } from "../models/provider-error.js";
 import { type ProviderKeyDeps, requireMasterKey } from "./byok-guards.js";
+import { providerUrlProblem } from "./check-provider-url.js";
+import { findKeyRecord, openKeyRecord, recordKeyTest } from "./provider-key-rows.js";
 
 export interface KeyTestResult {
   readonly ok: boolean;

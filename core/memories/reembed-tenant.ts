@@ -1,5 +1,5 @@
-import type { MemoryDeps } from "../memories/memory-deps.js";
 import { completeFromChunks } from "./complete-from-chunks.js";
+import type { MemoryDeps } from "./memory-deps.js";
 
 export interface ReembedReport {
   readonly migrated: number;

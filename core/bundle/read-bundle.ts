@@ -1,4 +1,7 @@
 import { invalidArgument } from "../errors.js";
+import { BUNDLE_SECTIONS, type BundleSection, IMPORTABLE_FORMATS } from "./bundle-format.js";
+import type { BundleCounts, BundleEdge, BundleMemory } from "./bundle-types.js";
+import { bundleEdge, bundleMemory } from "./check-records.js";
 
 /**
  * The one line that may be longer than any other: a 10 MB document, JSON-escaped (up to 6 bytes per
@@ -7,9 +10,18 @@ import { invalidArgument } from "../errors.js";
  */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/** What a bundle yields as it is read, each record checked as it comes. */
 export type BundleItem =
+  | { readonly kind: "head"; readonly format: string; readonly sourceTenantId: string }
+  | { readonly kind: "memories"; readonly record: BundleMemory }
+  | { readonly kind: "edges"; readonly record: BundleEdge }
+  /** Audit entries are passed on as they stand: the reader checks only that each is an object. */
+  | { readonly kind: "audit"; readonly record: Record<string, unknown> }
+  | { readonly kind: "counts"; readonly counts: Record<string, unknown> };
+
+type Line =
   | { readonly kind: "head"; readonly head: Record<string, unknown> }
-  | { readonly kind: "memories" | "edges" | "audit"; readonly record: Record<string, unknown> }
+  | { readonly kind: BundleSection; readonly record: Record<string, unknown> }
   | { readonly kind: "counts"; readonly counts: Record<string, unknown> };
 
 const SECTION = /^"(memories|edges|audit)":\[(\])?(,)?$/;
@@ -55,12 +67,59 @@ export async function* readLines(chunks: AsyncIterable<Uint8Array>): AsyncGenera
 }
 
 /**
- * Reads a bundle as GET /api/tenant/export writes it (docs/export.md): the head object's members on
- * the first line, then each array's records one per line, then the counts. Every record is yielded as
- * it is read; nothing else is kept. Throws INVALID_ARGUMENT (field "bundle") on anything else.
+ * Reads a bundle in the layout bundle-format.ts describes (core/bundle/write-bundle.ts writes it):
+ * the head, whose format must be one this version reads, then each record, checked field by field
+ * (the database checks the rest, e.g. valid_to ≥ valid_from), then the counts, which the caller holds
+ * against what it read (checkCounts) once it has done with the records. Every record is yielded as it
+ * is read; nothing else is kept. Throws INVALID_ARGUMENT (field "bundle", or "format") on anything else.
  */
 export async function* readBundle(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<BundleItem> {
-  let section: "memories" | "edges" | "audit" | undefined;
+  const seen = { memories: 0, edges: 0 };
+  for await (const line of readBundleLines(chunks)) {
+    switch (line.kind) {
+      case "head": {
+        const given = line.head.format;
+        if (typeof given !== "string" || !IMPORTABLE_FORMATS.includes(given)) {
+          throw invalidArgument(
+            "format",
+            `unknown bundle format ${JSON.stringify(given ?? null)}; this server reads ${IMPORTABLE_FORMATS.join(", ")}`,
+          );
+        }
+        const tenant = line.head.tenant as { id?: unknown } | undefined;
+        yield {
+          kind: "head",
+          format: given,
+          sourceTenantId: typeof tenant?.id === "string" ? tenant.id : "",
+        };
+        break;
+      }
+      case "memories":
+        yield { kind: "memories", record: bundleMemory(line.record, seen.memories++) };
+        break;
+      case "edges":
+        yield { kind: "edges", record: bundleEdge(line.record, seen.edges++) };
+        break;
+      case "audit":
+        yield { kind: "audit", record: line.record };
+        break;
+      case "counts":
+        yield line;
+    }
+  }
+}
+
+/** Throws unless the bundle's counts are the records read: a truncated or edited bundle. */
+export function checkCounts(counts: Record<string, unknown> | undefined, read: BundleCounts): void {
+  if (counts && BUNDLE_SECTIONS.every((section) => counts[section] === read[section])) return;
+  throw invalidArgument(
+    "bundle",
+    `the bundle's counts do not match its records (read ${read.memories} memories, ${read.edges} edges, ${read.audit} audit entries): truncated or edited`,
+  );
+}
+
+/** The bundle's lines, parsed: the head, each record, the counts. */
+async function* readBundleLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
+  let section: BundleSection | undefined;
   let first = true;
   let ended = false;
   for await (const raw of readLines(chunks)) {
@@ -87,7 +146,7 @@ export async function* readBundle(chunks: AsyncIterable<Uint8Array>): AsyncGener
     }
     const opened = SECTION.exec(line);
     if (opened) {
-      if (!opened[2]) section = opened[1] as "memories" | "edges" | "audit";
+      if (!opened[2]) section = opened[1] as BundleSection;
       continue;
     }
     const counts = COUNTS.exec(line);

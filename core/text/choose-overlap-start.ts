@@ -1,4 +1,4 @@
-import type { Tokenizer } from "../../models/embedding-provider.js";
+import type { Tokenizer } from "../models/embedding-provider.js";
 import { isBreakingSpace, wordStarts } from "./word-boundaries.js";
 
 export interface OverlapRequest {

@@ -1,4 +1,4 @@
-import type { TransactionSql } from "../../store/database.js";
+import type { TransactionSql } from "../store/database.js";
 
 /** A tenant's BM25 collection figures over its current chunks. */
 export interface CollectionStatistics {

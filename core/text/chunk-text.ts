@@ -1,4 +1,4 @@
-import type { Tokenizer } from "../../models/embedding-provider.js";
+import type { Tokenizer } from "../models/embedding-provider.js";
 import type { Chunk } from "./chunk.js";
 import { type MarkdownBlock, splitMarkdownBlocks } from "./markdown-blocks.js";
 import { packSegments } from "./pack-segments.js";

@@ -4,11 +4,11 @@ import { ErrorReason } from "../../gen/memory/v1/errors_pb.js";
 import type { OutboundGuard } from "../../lib/net/outbound-guard.js";
 import type { TenantCaller } from "../auth/caller.js";
 import { coreError, planGateError } from "../errors.js";
-import type { MasterKey } from "../keys/key-cipher.js";
-import type { TenantModels } from "../keys/tenant-models.js";
 import { plansWith } from "../plans/plans.js";
 import { upgradeUrl } from "../plans/upgrade-url.js";
 import type { Database } from "../store/database.js";
+import type { MasterKey } from "./key-cipher.js";
+import type { TenantModels } from "./tenant-models.js";
 
 /** What the provider-key use cases need (built once in core/create-core.ts). */
 export interface ProviderKeyDeps {

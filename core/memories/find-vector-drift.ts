@@ -1,4 +1,4 @@
-import type { MemoryDeps } from "../memories/memory-deps.js";
+import type { MemoryDeps } from "./memory-deps.js";
 
 export interface VectorDrift {
   /** The embedding space examined: the current embedder's. */

@@ -1,8 +1,8 @@
-import { markIndexed } from "../memories/finish-indexing.js";
-import type { MemoryDeps } from "../memories/memory-deps.js";
-import { embedChunks, indexHeader } from "../memories/prepare-memory-content.js";
-import { ignoreMaintenanceError, requestVectorMaintenance } from "../memories/schedule-maintenance.js";
 import type { Database } from "../store/database.js";
+import { markIndexed } from "./finish-indexing.js";
+import type { MemoryDeps } from "./memory-deps.js";
+import { embedChunks, indexHeader } from "./prepare-memory-content.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
 
 /**
  * Finishes a memory whose chunks are in PostgreSQL but whose vectors may be missing — after a crash

@@ -1,16 +1,12 @@
-import {
-  insertMemoryRow,
-  type MemoryRowInput,
-  type MemoryStatusName,
-} from "../memories/insert-memory-row.js";
-import type { MemoryDeps } from "../memories/memory-deps.js";
-import { enqueueIndexMemory } from "../memories/memory-jobs.js";
-import { embedChunks, type PreparedChunk } from "../memories/prepare-memory-content.js";
-import { countMemories, type QuotaCaller, reserveQuota } from "../memories/quota.js";
-import { type WrittenVersion, writeMemoryVersion } from "../memories/write-memory-version.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { TransactionSql } from "../store/database.js";
 import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
+import { insertMemoryRow, type MemoryRowInput, type MemoryStatusName } from "./insert-memory-row.js";
+import type { MemoryDeps } from "./memory-deps.js";
+import { enqueueIndexMemory } from "./memory-jobs.js";
+import { embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
+import { countMemories, type QuotaCaller, reserveQuota } from "./quota.js";
+import { type WrittenVersion, writeMemoryVersion } from "./write-memory-version.js";
 
 export interface NewMemory
   extends Pick<MemoryRowInput, "kind" | "memoryType" | "title" | "content" | "source" | "tags" | "metadata"> {

@@ -1,7 +1,3 @@
-import { vectorRowsOf } from "../memories/finish-indexing.js";
-import { countMemories, lockTenantQuota, memoryLimitReached } from "../memories/quota.js";
-import { ignoreMaintenanceError, requestVectorMaintenance } from "../memories/schedule-maintenance.js";
-import { type WrittenVersion, writeMemoryVersions } from "../memories/write-memory-version.js";
 import type { Database } from "../store/database.js";
 import type { ChunkVectorRow } from "../vectors/chunk-vector-schema.js";
 import { createGroupCommit, type Settled } from "../vectors/group-commit.js";
@@ -13,6 +9,10 @@ import {
   type WriteNewMemoryDeps,
 } from "./decide-memory-write.js";
 import { findIdenticalMemories, lockTitles } from "./find-identical-memory.js";
+import { vectorRowsOf } from "./finish-indexing.js";
+import { countMemories, lockTenantQuota, memoryLimitReached } from "./quota.js";
+import { ignoreMaintenanceError, requestVectorMaintenance } from "./schedule-maintenance.js";
+import { type WrittenVersion, writeMemoryVersions } from "./write-memory-version.js";
 
 /**
  * Writes that may share a transaction with others of their tenant: indexed inline (chunks and a running

@@ -1,12 +1,20 @@
 import { randomUUID } from "node:crypto";
-import type { RelationType } from "../memories/relation-types.js";
 import type { TransactionSql } from "../store/database.js";
+import type { RelationType } from "./relation-types.js";
 
 export interface EdgePair {
   /** from → to with the requested type. */
   readonly edgeId: string;
   /** to → from with the inverse type. */
   readonly inverseEdgeId: string;
+}
+
+/** The edge from → to of `type`, whose inverse runs to → from. */
+export interface EdgePairInput {
+  readonly tenantId: string;
+  readonly fromId: string;
+  readonly toId: string;
+  readonly type: RelationType;
 }
 
 /**
@@ -18,11 +26,7 @@ export interface EdgePair {
  */
 export async function writeEdgePair(
   tx: TransactionSql,
-  input: {
-    readonly tenantId: string;
-    readonly fromId: string;
-    readonly toId: string;
-    readonly type: RelationType;
+  input: EdgePairInput & {
     /** Valid-time start; the transaction's now() when unset. */
     readonly validFrom?: Date;
   },
@@ -50,4 +54,19 @@ export async function writeEdgePair(
   const reverse = rows.find((r) => r.from_id === toId && r.rel_type === type.inverse);
   if (!edge || !reverse) throw new Error(`edge pair ${fromId} ${type.name} ${toId} is incomplete`);
   return { edgeId: edge.id, inverseEdgeId: reverse.id };
+}
+
+/**
+ * Removes the current edge from → to of `type` and its inverse (unlink); false when there was none.
+ * Closed edges of superseded versions are history and stay.
+ */
+export async function deleteEdgePair(tx: TransactionSql, input: EdgePairInput): Promise<boolean> {
+  const { tenantId, fromId, toId, type } = input;
+  const deleted = await tx`
+    delete from edges
+    where tenant_id = ${tenantId} and valid_to is null
+      and ((from_id = ${fromId} and to_id = ${toId} and rel_type = ${type.name})
+        or (from_id = ${toId} and to_id = ${fromId} and rel_type = ${type.inverse}))
+    returning id`;
+  return deleted.length > 0;
 }
