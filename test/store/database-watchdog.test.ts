@@ -67,12 +67,14 @@ test("a busy process whose database answers is never marked stalled", async (t) 
     ping: () => sql`select 1`.then(() => true),
     onChange: (stalled) => changes.push(stalled),
     intervalMs: 20,
-    timeoutMs: 300,
+    // Long enough for a starved PostgreSQL on a loaded test machine to answer within free loop time;
+    // each block below is longer, which is the situation under test.
+    timeoutMs: 1_000,
   });
   try {
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 4; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 30));
-      blockEventLoop(500);
+      blockEventLoop(1_500);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
     t.deepEqual(changes, []);
