@@ -29,7 +29,7 @@ import { Bm25IndexAhead, type FulltextResult, searchFulltext } from "./search-fu
 import { searchVectors } from "./search-vectors.js";
 import { trimSnippet } from "./snippet/trim-snippet.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
-import { parseQueryTime, withoutTimeExpression } from "./time/parse-query-time.js";
+import { parseQueryTime } from "./time/parse-query-time.js";
 import { applyTimeBoost } from "./time/time-boost.js";
 
 export interface RecallDeps {
@@ -150,11 +150,12 @@ export async function runRecall(
   const tuning = { ...DEFAULT_RECALL_TUNING, ...deps.tuning };
   const timer = createStageTimer();
   const { asOf, stages } = options;
+  const { query } = options;
   // A time expression ("gestern", "last week", "im März 2026") becomes a soft condition on valid time,
-  // relative to as_of or the request time; the channels and the reranker get the rest of the query
-  // (ADR 0491). A query without one runs exactly as before.
-  const queryTime = parseQueryTime(options.query, asOf ?? deps.now?.() ?? new Date());
-  const query = queryTime === undefined ? options.query : withoutTimeExpression(options.query, queryTime);
+  // relative to as_of or the request time (ADR 0491). The channels keep the whole query: in questions
+  // about content ("Who won in 2015?", Tatoeba's "heute") the expression's words are evidence, and
+  // removing them cost BM25 there. A query without one runs exactly as before.
+  const queryTime = parseQueryTime(query, asOf ?? deps.now?.() ?? new Date());
 
   // The filter is resolved once, before the channels use it, so each applies it before its own top
   // k; the query is embedded meanwhile.

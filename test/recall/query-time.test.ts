@@ -1,5 +1,5 @@
 import test from "ava";
-import { parseQueryTime, withoutTimeExpression } from "../../core/recall/time/parse-query-time.js";
+import { parseQueryTime } from "../../core/recall/time/parse-query-time.js";
 import { applyTimeBoost, timeMatch } from "../../core/recall/time/time-boost.js";
 
 // Saturday, 5 December 2026, 10:00 UTC.
@@ -79,16 +79,6 @@ test("queries without a time expression parse to nothing", (t) => {
   ]) {
     t.is(parseQueryTime(query, REF), undefined, query);
   }
-});
-
-test("the channels get the query without its time expression", (t) => {
-  const query = "Was hat Anna letzte Woche zum Release gesagt?";
-  const time = parseQueryTime(query, REF);
-  if (time === undefined) return t.fail("no expression found");
-  t.is(withoutTimeExpression(query, time), "Was hat Anna zum Release gesagt?");
-  const only = parseQueryTime("yesterday", REF);
-  if (only === undefined) return t.fail("no expression found");
-  t.is(withoutTimeExpression("yesterday", only), "yesterday");
 });
 
 test("timeMatch: 1 inside the interval, decaying with distance on the interval's own scale", (t) => {

@@ -404,11 +404,3 @@ export function parseQueryTime(query: string, reference: Date): QueryTime | unde
   if (!(from < to)) return undefined;
   return { text: query.slice(index, end), index, length: end - index, from, to };
 }
-
-/** The query without its time expression (whitespace collapsed), for the channels. */
-export function withoutTimeExpression(query: string, time: QueryTime): string {
-  const rest = `${query.slice(0, time.index)} ${query.slice(time.index + time.length)}`
-    .replace(/\s+/gu, " ")
-    .trim();
-  return rest.length > 0 ? rest : query;
-}
