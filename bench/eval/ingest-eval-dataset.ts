@@ -47,8 +47,10 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
         chunks += outcome.value.chunksWritten;
         // Identical texts are one memory (idempotent store); every such document counts as relevant.
         docsOf.set(outcome.value.memoryId, [...(docsOf.get(outcome.value.memoryId) ?? []), doc.id]);
+        if (doc.validFrom !== undefined) timed.push({ memoryId: outcome.value.memoryId, at: doc.validFrom });
       });
     };
+    const timed: { memoryId: string; at: Date }[] = [];
     await store(docs.slice(0, 1));
     let next = 1;
     await Promise.all(
@@ -60,6 +62,12 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
         }
       }),
     );
+    // Turns of a conversation are valid from their message time, as the conversations route stores them
+    // (time_questions set); the eval's ingest path has no such field, so it is set afterwards.
+    if (timed.length > 0)
+      await core.storage.db.withTenant(tenant.tenantId, async (tx) => {
+        for (const t of timed) await tx`update memories set valid_from = ${t.at} where id = ${t.memoryId}`;
+      });
     // The worker maintains the table as the writes go (start-eval-core runs it); one more pass now, as
     // its next sweep would, so every set is measured on a settled table whatever the timing.
     await maintainVectorTable(core.storage.vectors, tenant.tenantId, core.models.embedder.id, {

@@ -7,6 +7,8 @@ export interface EvalDocument {
   readonly title: string;
   readonly text: string;
   readonly group: string;
+  /** Valid time of the memory (corpus field `valid_from`, ISO 8601); unset: the time of ingest. */
+  readonly validFrom?: Date;
 }
 
 export interface EvalQuery {
@@ -45,6 +47,7 @@ export async function readEvalDataset(directory: string): Promise<EvalDataset> {
     title: asString(row.title),
     text: asString(row.text),
     group: asString(row.group),
+    ...(typeof row.valid_from === "string" ? { validFrom: new Date(row.valid_from) } : {}),
   }));
   const queries = (await readJsonLines(join(directory, "queries.jsonl"))).map((row) => ({
     id: asString(row.id),

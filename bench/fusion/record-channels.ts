@@ -28,6 +28,9 @@ export interface RecordedQuery {
   readonly vector: readonly RecordedHit[];
   /** The production reranker's score per memory, for every memory either channel found. */
   readonly rerank: Readonly<Record<string, number>>;
+  /** The query's text and each candidate's length in words (issue 50: the reranker's length bias). */
+  readonly text?: string;
+  readonly words?: Readonly<Record<string, number>>;
 }
 
 export interface RecordedSet {
@@ -116,6 +119,8 @@ export async function recordChannels(
       fulltext: ft,
       vector: vec,
       rerank: Object.fromEntries(candidates.map((c, i) => [c.memoryId, scores[i] ?? 0])),
+      text: query.text,
+      words: Object.fromEntries(candidates.map((c) => [c.memoryId, c.content.split(/\s+/u).length])),
     });
   }
   return {

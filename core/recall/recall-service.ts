@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
+  QueryTimeSchema,
   RecallExplanationSchema,
   RecallHitSchema,
   type RecallRequest,
@@ -80,6 +81,14 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
                 ...h.explanation,
                 matchedTerms: [...h.explanation.matchedTerms],
                 graphPath: [...h.explanation.graphPath],
+                queryTime:
+                  h.explanation.queryTime === undefined
+                    ? undefined
+                    : create(QueryTimeSchema, {
+                        text: h.explanation.queryTime.text,
+                        from: timestampFromDate(h.explanation.queryTime.from),
+                        to: timestampFromDate(h.explanation.queryTime.to),
+                      }),
               }),
             }
           : {}),

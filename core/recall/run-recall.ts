@@ -29,6 +29,8 @@ import { Bm25IndexAhead, type FulltextResult, searchFulltext } from "./search-fu
 import { searchVectors } from "./search-vectors.js";
 import { trimSnippet } from "./snippet/trim-snippet.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
+import { parseQueryTime } from "./time/parse-query-time.js";
+import { applyTimeBoost } from "./time/time-boost.js";
 
 export interface RecallDeps {
   readonly db: Database;
@@ -46,6 +48,8 @@ export interface RecallDeps {
    * provider instead of degrading silently, so a revoked or exhausted key shows.
    */
   readonly strictProviders?: boolean;
+  /** The request time relative time expressions refer to when no `asOf` is given (tests fix it). */
+  readonly now?: () => Date;
   /** Where filters switch from listed memory ids to over-fetching (bench:recall measures it). */
   readonly filterTuning?: { readonly listedMax?: number; readonly lookupMax?: number };
 }
@@ -64,6 +68,8 @@ export interface RecallTuning {
   readonly rerankScoreWeight: number;
   readonly fulltextWeight: number;
   readonly vectorWeight: number;
+  /** Share of a memory's score that depends on its valid time matching the query's time expression. */
+  readonly timeBoost: number;
 }
 
 export const DEFAULT_RECALL_TUNING: RecallTuning = {
@@ -74,6 +80,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   rerankScoreWeight: 0.15,
   fulltextWeight: 1,
   vectorWeight: 1,
+  timeBoost: 0.5,
 };
 
 /** Spec RecallHit.source: which channel surfaced the hit. */
@@ -118,6 +125,8 @@ interface Candidate {
   /** Graph hits, explain only: relation types from the seed and the seed. */
   readonly graphPath?: readonly string[];
   readonly graphSeedId?: string;
+  /** With a time expression in the query: how well the memory's valid time matches it (0..1). */
+  readonly timeMatch?: number;
 }
 
 const sourceOf = (f: FusedMemory): HitSource =>
@@ -140,7 +149,13 @@ export async function runRecall(
   const started = performance.now();
   const tuning = { ...DEFAULT_RECALL_TUNING, ...deps.tuning };
   const timer = createStageTimer();
-  const { query, asOf, stages } = options;
+  const { asOf, stages } = options;
+  const { query } = options;
+  // A time expression ("gestern", "last week", "im März 2026") becomes a soft condition on valid time,
+  // relative to as_of or the request time (ADR 0491). The channels keep the whole query: in questions
+  // about content ("Who won in 2015?", Tatoeba's "heute") the expression's words are evidence, and
+  // removing them cost BM25 there. A query without one runs exactly as before.
+  const queryTime = parseQueryTime(query, asOf ?? deps.now?.() ?? new Date());
 
   // The filter is resolved once, before the channels use it, so each applies it before its own top
   // k; the query is embedded meanwhile.
@@ -247,11 +262,13 @@ export async function runRecall(
     },
   );
 
-  let ordered = candidates;
+  let ordered: Candidate[] =
+    queryTime === undefined ? candidates : applyTimeBoost(candidates, queryTime, tuning.timeBoost);
   let rerankerId = "none";
   if (stages.rerank && deps.reranker !== undefined && candidates.length > 1) {
     const reranker = deps.reranker;
-    const head = candidates.slice(0, Math.max(tuning.rerankDepth, options.k));
+    const head = ordered.slice(0, Math.max(tuning.rerankDepth, options.k));
+    const rest = ordered.slice(head.length);
     try {
       const scores = await timer.time("rerank", () =>
         reranker.rerank(
@@ -285,7 +302,7 @@ export async function runRecall(
         ...(rerankOf === undefined
           ? blended
           : blended.map((c) => ({ ...c, rerankScore: rerankOf.get(c.chunk.memoryId) ?? 0 }))),
-        ...candidates.slice(head.length),
+        ...rest,
       ];
       rerankerId = reranker.id;
     } catch (error) {
@@ -315,7 +332,7 @@ export async function runRecall(
       kind: c.chunk.kind,
       origin: c.chunk.origin,
       ...(options.explain
-        ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, lexemes) }
+        ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, lexemes, queryTime) }
         : {}),
     }),
   );

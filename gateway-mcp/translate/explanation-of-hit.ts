@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type { RecallExplanation } from "../../gen/memory/v1/recall_service_pb.js";
 
@@ -35,6 +36,16 @@ export const explanationOutput = z
       .string()
       .optional()
       .describe("For graph hits: the memory_id of the match it was reached from."),
+    query_time: z
+      .object({ text: z.string(), from: z.string(), to: z.string() })
+      .optional()
+      .describe(
+        "The query's time expression and the interval [from, to) of valid time it names (ISO 8601), relative to as_of or now.",
+      ),
+    time_match: z
+      .number()
+      .optional()
+      .describe("How well the memory's valid time matches query_time: 1 inside, decaying outside."),
   })
   .describe("Why this memory was recalled.");
 
@@ -56,5 +67,15 @@ export function explanationOfHit(e: RecallExplanation): z.infer<typeof explanati
     hops: e.hops,
     graph_path: [...e.graphPath],
     ...(e.graphSeedId !== undefined ? { graph_seed_id: e.graphSeedId } : {}),
+    ...(e.queryTime?.from !== undefined && e.queryTime.to !== undefined
+      ? {
+          query_time: {
+            text: e.queryTime.text,
+            from: timestampDate(e.queryTime.from).toISOString(),
+            to: timestampDate(e.queryTime.to).toISOString(),
+          },
+        }
+      : {}),
+    ...(e.timeMatch !== undefined ? { time_match: e.timeMatch } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -84,6 +85,16 @@ export const recallResponseSchema = z
                 "Graph hits: relation types walked from the seed, in order; empty for direct matches",
               ),
             graphSeedId: z.string().optional().describe("Graph hits: the memoryId of the seed"),
+            queryTime: z
+              .object({ text: z.string(), from: z.string(), to: z.string() })
+              .optional()
+              .describe(
+                "The query's time expression and the interval [from, to) of valid time it names (RFC 3339), relative to the request time",
+              ),
+            timeMatch: z
+              .number()
+              .optional()
+              .describe("How well the hit's valid time matches queryTime: 1 inside, decaying outside"),
           })
           .optional()
           .describe("Why the hit was recalled; only with explain"),
@@ -105,6 +116,16 @@ const explanationOf = (e: RecallExplanation) => ({
   hops: e.hops,
   graphPath: [...e.graphPath],
   ...(e.graphSeedId !== undefined ? { graphSeedId: e.graphSeedId } : {}),
+  ...(e.queryTime?.from !== undefined && e.queryTime.to !== undefined
+    ? {
+        queryTime: {
+          text: e.queryTime.text,
+          from: timestampDate(e.queryTime.from).toISOString(),
+          to: timestampDate(e.queryTime.to).toISOString(),
+        },
+      }
+    : {}),
+  ...(e.timeMatch !== undefined ? { timeMatch: e.timeMatch } : {}),
 });
 
 /** POST …/memory/recall → RecallService/Recall. Both under /api, Bearer under /api/v1. */

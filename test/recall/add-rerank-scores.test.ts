@@ -1,10 +1,12 @@
 import test from "ava";
 import fc from "fast-check";
-import { addRerankScores } from "../../core/recall/rerank/add-rerank-scores.js";
+import { addRerankScores, rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 
 const head = fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 1, maxLength: 20 });
 
-test("weight 0 keeps the first-stage order; any weight orders by fused + weight × rerank score", (t) => {
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+test("weight 0 keeps the first-stage order; any weight orders by fused + weight × the score above the median", (t) => {
   fc.assert(
     fc.property(head, fc.double({ min: 0, max: 1, noNaN: true }), (fusedScores, weight) => {
       const items = [...fusedScores].sort((a, b) => b - a).map((score, i) => ({ id: i, score }));
@@ -16,7 +18,11 @@ test("weight 0 keeps the first-stage order; any weight orders by fused + weight 
         out.length === items.length &&
         out.every((x, i) => i === 0 || (out[i - 1]?.score ?? 0) >= x.score) &&
         out.every(
-          (x) => Math.abs(x.score - ((items[x.id]?.score ?? 0) + weight * (rerank[x.id] ?? 0))) < 1e-12,
+          (x) =>
+            Math.abs(
+              x.score -
+                ((items[x.id]?.score ?? 0) + weight * Math.max(0, (rerank[x.id] ?? 0) - median(rerank))),
+            ) < 1e-12,
         )
       );
     }),
@@ -26,4 +32,30 @@ test("weight 0 keeps the first-stage order; any weight orders by fused + weight 
 
 test("a missing score is an error, not a silent reorder", (t) => {
   t.throws(() => addRerankScores([{ score: 1 }, { score: 0.5 }], [1], 0.2), { message: /1 scores for 2/ });
+});
+
+test("the reranker never lowers a fused score, and leaves the lower half of its own scores alone", (t) => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.double({ min: 0, max: 1.3, noNaN: true }), { minLength: 1, maxLength: 25 }),
+      (scores) => {
+        const lift = rerankContribution(scores, 0.15);
+        const m = median(scores);
+        return lift.every((l, i) => l >= 0 && ((scores[i] ?? 0) <= m ? l === 0 : l > 0));
+      },
+    ),
+  );
+  t.pass();
+});
+
+test("a candidate covering clearly more of the query than the typical one overtakes a close fused lead", (t) => {
+  const head = [0.5, 0.49, 0.3, 0.29, 0.28].map((score, id) => ({ id, score }));
+  // Candidate 1 covers the whole query, the others about half: it passes candidate 0 (gap 0.01).
+  const out = addRerankScores(head, [0.5, 1, 0.5, 0.4, 0.6], 0.15);
+  t.deepEqual(
+    out.map((x) => x.id),
+    [1, 0, 2, 4, 3],
+  );
+  // Below the median (0.5) nothing moves: candidate 3's lower coverage does not push it down.
+  t.is(out.find((x) => x.id === 3)?.score, 0.29);
 });

@@ -1,6 +1,7 @@
 import { cachedGermanStem } from "../../models/builtin/stem-like-index.js";
 import type { VectorHit } from "../../vectors/vector-store.js";
 import type { FusedMemory } from "../fuse/fuse-reciprocal-rank.js";
+import type { QueryTime } from "../time/parse-query-time.js";
 import { matchedTerms } from "./matched-terms.js";
 
 /** Each stage's view of one hit (proto RecallExplanation). */
@@ -19,6 +20,10 @@ export interface RecallExplanation {
   readonly graphPath: readonly string[];
   /** The direct match a graph hit was reached from. */
   readonly graphSeedId?: string;
+  /** The query's time expression and the interval of valid time it names (ADR 0491). */
+  readonly queryTime?: { readonly text: string; readonly from: Date; readonly to: Date };
+  /** How well the hit's valid time matches that interval (1 inside, decaying outside). */
+  readonly timeMatch?: number;
 }
 
 /** What explainHit reads of a recall candidate. */
@@ -31,6 +36,7 @@ export interface ExplainedCandidate {
   readonly rerankScore?: number;
   readonly graphPath?: readonly string[];
   readonly graphSeedId?: string;
+  readonly timeMatch?: number;
 }
 
 /** Each stage's view of a hit, from what the recall computed anyway (explain requests only). */
@@ -40,6 +46,7 @@ export function explainHit(
   fulltextHits: readonly { memoryId: string; score: number }[],
   vectorHits: readonly VectorHit[],
   lexemes: ReadonlySet<string>,
+  queryTime?: QueryTime,
 ): RecallExplanation {
   const memoryId = c.chunk.memoryId;
   const fulltextScore = fulltextHits.find((h) => h.memoryId === memoryId)?.score;
@@ -56,5 +63,9 @@ export function explainHit(
     hops: c.hops,
     graphPath: c.graphPath ?? [],
     ...(c.graphSeedId !== undefined ? { graphSeedId: c.graphSeedId } : {}),
+    ...(queryTime !== undefined
+      ? { queryTime: { text: queryTime.text, from: queryTime.from, to: queryTime.to } }
+      : {}),
+    ...(c.timeMatch !== undefined ? { timeMatch: c.timeMatch } : {}),
   };
 }

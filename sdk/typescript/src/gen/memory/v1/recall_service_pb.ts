@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/recall_service.proto.
  */
 export const file_memory_v1_recall_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSKTAgoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlcxIPCgdleHBsYWluGAYgASgIEicKBmZpbHRlchgHIAEoCzIXLm1lbW9yeS52MS5SZWNhbGxGaWx0ZXJCBAoCX2tCBwoFX2hvcHNCCAoGX2FzX29mIu0CCgxSZWNhbGxGaWx0ZXISPgoMbWVtb3J5X3R5cGVzGAEgAygOMhUubWVtb3J5LnYxLk1lbW9yeVR5cGVCEbpIDpIBCxAGIgeCAQQQASAAEh4KBHRhZ3MYAiADKAlCELpIDZIBChBAIgZyBBABGGQSMQoKdGFnc19tYXRjaBgDIAEoDjITLm1lbW9yeS52MS5UYWdNYXRjaEIIukgFggECEAESHwoGb3JpZ2luGAQgASgJQgq6SAdyBRABGIAQSACIAQESMQoNY3JlYXRlZF9hZnRlchgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoOY3JlYXRlZF9iZWZvcmUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKBWtpbmRzGAcgAygOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmRCEbpIDpIBCxACIgeCAQQQASAAQgkKB19vcmlnaW4ibwoMUmVjYWxsU3RhZ2VzEhgKEGRpc2FibGVfZnVsbHRleHQYASABKAgSFgoOZGlzYWJsZV92ZWN0b3IYAiABKAgSFQoNZGlzYWJsZV9ncmFwaBgDIAEoCBIWCg5kaXNhYmxlX3JlcmFuaxgEIAEoCCKAAwoJUmVjYWxsSGl0EhEKCW1lbW9yeV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdzbmlwcGV0GAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFc2NvcmUYBSABKAESDgoGc291cmNlGAYgASgJEgwKBGhvcHMYByABKAUSLgoKdmFsaWRfZnJvbRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIdmFsaWRfdG8YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESKgoLbWVtb3J5X3R5cGUYCiABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZRIjCgRraW5kGAsgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQSDgoGb3JpZ2luGAwgASgJEjEKC2V4cGxhbmF0aW9uGA0gASgLMhwubWVtb3J5LnYxLlJlY2FsbEV4cGxhbmF0aW9uQgsKCV92YWxpZF90byKlAwoRUmVjYWxsRXhwbGFuYXRpb24SGgoNZnVsbHRleHRfcmFuaxgBIAEoBUgAiAEBEhsKDmZ1bGx0ZXh0X3Njb3JlGAIgASgBSAGIAQESFQoNbWF0Y2hlZF90ZXJtcxgDIAMoCRIYCgt2ZWN0b3JfcmFuaxgEIAEoBUgCiAEBEhwKD3ZlY3Rvcl9kaXN0YW5jZRgFIAEoAUgDiAEBEhsKDmZ1bGx0ZXh0X3NoYXJlGAYgASgBSASIAQESEwoLZnVzZWRfc2NvcmUYByABKAESGQoMcmVyYW5rX3Njb3JlGAggASgBSAWIAQESDAoEaG9wcxgJIAEoBRISCgpncmFwaF9wYXRoGAogAygJEhoKDWdyYXBoX3NlZWRfaWQYCyABKAlIBogBAUIQCg5fZnVsbHRleHRfcmFua0IRCg9fZnVsbHRleHRfc2NvcmVCDgoMX3ZlY3Rvcl9yYW5rQhIKEF92ZWN0b3JfZGlzdGFuY2VCEQoPX2Z1bGx0ZXh0X3NoYXJlQg8KDV9yZXJhbmtfc2NvcmVCEAoOX2dyYXBoX3NlZWRfaWQiKAoLU3RhZ2VUaW1pbmcSDQoFc3RhZ2UYASABKAkSCgoCbXMYAiABKAEigwEKDlJlY2FsbFJlc3BvbnNlEiIKBGhpdHMYASADKAsyFC5tZW1vcnkudjEuUmVjYWxsSGl0EhIKCmxhdGVuY3lfbXMYAiABKAUSEAoIcmVyYW5rZXIYAyABKAkSJwoHdGltaW5ncxgEIAMoCzIWLm1lbW9yeS52MS5TdGFnZVRpbWluZyI0ChFMaXN0UmVjZW50UmVxdWVzdBIZCgFrGAEgASgFQgm6SAYaBBgyKAFIAIgBAUIECgJfayLsAQoKUmVjZW50SXRlbRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRImCgZzdGF0dXMYAyABKA4yFi5tZW1vcnkudjEuSW5kZXhTdGF0dXMSFgoOaW5kZXhlZF9jaHVua3MYBCABKAUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoEa2luZBgHIAEoDjIVLm1lbW9yeS52MS5NZW1vcnlLaW5kIkkKEkxpc3RSZWNlbnRSZXNwb25zZRIkCgVpdGVtcxgBIAMoCzIVLm1lbW9yeS52MS5SZWNlbnRJdGVtEg0KBWNvdW50GAIgASgFIhEKD0dldFN0YXRzUmVxdWVzdCKeAQoQR2V0U3RhdHNSZXNwb25zZRIQCghtZW1vcmllcxgBIAEoAxINCgVlZGdlcxgCIAEoAxIOCgZjaHVua3MYAyABKAMSGAoQcXVlcmllc19sYXN0XzI0aBgEIAEoAxIOCgZwNTBfbXMYBSABKAMSDgoGcDk5X21zGAYgASgDEh8KBXF1b3RhGAcgASgLMhAubWVtb3J5LnYxLlF1b3RhKksKCFRhZ01hdGNoEhkKFVRBR19NQVRDSF9VTlNQRUNJRklFRBAAEhEKDVRBR19NQVRDSF9BTlkQARIRCg1UQUdfTUFUQ0hfQUxMEAIy3gEKDVJlY2FsbFNlcnZpY2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USSQoKTGlzdFJlY2VudBIcLm1lbW9yeS52MS5MaXN0UmVjZW50UmVxdWVzdBodLm1lbW9yeS52MS5MaXN0UmVjZW50UmVzcG9uc2USQwoIR2V0U3RhdHMSGi5tZW1vcnkudjEuR2V0U3RhdHNSZXF1ZXN0GhsubWVtb3J5LnYxLkdldFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvcmVjYWxsX3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSKTAgoNUmVjYWxsUmVxdWVzdBIdCgVxdWVyeRgBIAEoCUIOukgLcgkQARiQTjICXFMSGQoBaxgCIAEoBUIJukgGGgQYGSgBSACIAQESHAoEaG9wcxgDIAEoBUIJukgGGgQYAygASAGIAQESLgoFYXNfb2YYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAKIAQESJwoGc3RhZ2VzGAUgASgLMhcubWVtb3J5LnYxLlJlY2FsbFN0YWdlcxIPCgdleHBsYWluGAYgASgIEicKBmZpbHRlchgHIAEoCzIXLm1lbW9yeS52MS5SZWNhbGxGaWx0ZXJCBAoCX2tCBwoFX2hvcHNCCAoGX2FzX29mIu0CCgxSZWNhbGxGaWx0ZXISPgoMbWVtb3J5X3R5cGVzGAEgAygOMhUubWVtb3J5LnYxLk1lbW9yeVR5cGVCEbpIDpIBCxAGIgeCAQQQASAAEh4KBHRhZ3MYAiADKAlCELpIDZIBChBAIgZyBBABGGQSMQoKdGFnc19tYXRjaBgDIAEoDjITLm1lbW9yeS52MS5UYWdNYXRjaEIIukgFggECEAESHwoGb3JpZ2luGAQgASgJQgq6SAdyBRABGIAQSACIAQESMQoNY3JlYXRlZF9hZnRlchgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoOY3JlYXRlZF9iZWZvcmUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKBWtpbmRzGAcgAygOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmRCEbpIDpIBCxACIgeCAQQQASAAQgkKB19vcmlnaW4ibwoMUmVjYWxsU3RhZ2VzEhgKEGRpc2FibGVfZnVsbHRleHQYASABKAgSFgoOZGlzYWJsZV92ZWN0b3IYAiABKAgSFQoNZGlzYWJsZV9ncmFwaBgDIAEoCBIWCg5kaXNhYmxlX3JlcmFuaxgEIAEoCCKAAwoJUmVjYWxsSGl0EhEKCW1lbW9yeV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdzbmlwcGV0GAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFc2NvcmUYBSABKAESDgoGc291cmNlGAYgASgJEgwKBGhvcHMYByABKAUSLgoKdmFsaWRfZnJvbRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoIdmFsaWRfdG8YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESKgoLbWVtb3J5X3R5cGUYCiABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZRIjCgRraW5kGAsgASgOMhUubWVtb3J5LnYxLk1lbW9yeUtpbmQSDgoGb3JpZ2luGAwgASgJEjEKC2V4cGxhbmF0aW9uGA0gASgLMhwubWVtb3J5LnYxLlJlY2FsbEV4cGxhbmF0aW9uQgsKCV92YWxpZF90byKLBAoRUmVjYWxsRXhwbGFuYXRpb24SGgoNZnVsbHRleHRfcmFuaxgBIAEoBUgAiAEBEhsKDmZ1bGx0ZXh0X3Njb3JlGAIgASgBSAGIAQESFQoNbWF0Y2hlZF90ZXJtcxgDIAMoCRIYCgt2ZWN0b3JfcmFuaxgEIAEoBUgCiAEBEhwKD3ZlY3Rvcl9kaXN0YW5jZRgFIAEoAUgDiAEBEhsKDmZ1bGx0ZXh0X3NoYXJlGAYgASgBSASIAQESEwoLZnVzZWRfc2NvcmUYByABKAESGQoMcmVyYW5rX3Njb3JlGAggASgBSAWIAQESDAoEaG9wcxgJIAEoBRISCgpncmFwaF9wYXRoGAogAygJEhoKDWdyYXBoX3NlZWRfaWQYCyABKAlIBogBARItCgpxdWVyeV90aW1lGAwgASgLMhQubWVtb3J5LnYxLlF1ZXJ5VGltZUgHiAEBEhcKCnRpbWVfbWF0Y2gYDSABKAFICIgBAUIQCg5fZnVsbHRleHRfcmFua0IRCg9fZnVsbHRleHRfc2NvcmVCDgoMX3ZlY3Rvcl9yYW5rQhIKEF92ZWN0b3JfZGlzdGFuY2VCEQoPX2Z1bGx0ZXh0X3NoYXJlQg8KDV9yZXJhbmtfc2NvcmVCEAoOX2dyYXBoX3NlZWRfaWRCDQoLX3F1ZXJ5X3RpbWVCDQoLX3RpbWVfbWF0Y2giawoJUXVlcnlUaW1lEgwKBHRleHQYASABKAkSKAoEZnJvbRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIigKC1N0YWdlVGltaW5nEg0KBXN0YWdlGAEgASgJEgoKAm1zGAIgASgBIoMBCg5SZWNhbGxSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlJlY2FsbEhpdBISCgpsYXRlbmN5X21zGAIgASgFEhAKCHJlcmFua2VyGAMgASgJEicKB3RpbWluZ3MYBCADKAsyFi5tZW1vcnkudjEuU3RhZ2VUaW1pbmciNAoRTGlzdFJlY2VudFJlcXVlc3QSGQoBaxgBIAEoBUIJukgGGgQYMigBSACIAQFCBAoCX2si7AEKClJlY2VudEl0ZW0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSJgoGc3RhdHVzGAMgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEhYKDmluZGV4ZWRfY2h1bmtzGAQgASgFEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiMKBGtpbmQYByABKA4yFS5tZW1vcnkudjEuTWVtb3J5S2luZCJJChJMaXN0UmVjZW50UmVzcG9uc2USJAoFaXRlbXMYASADKAsyFS5tZW1vcnkudjEuUmVjZW50SXRlbRINCgVjb3VudBgCIAEoBSIRCg9HZXRTdGF0c1JlcXVlc3QingEKEEdldFN0YXRzUmVzcG9uc2USEAoIbWVtb3JpZXMYASABKAMSDQoFZWRnZXMYAiABKAMSDgoGY2h1bmtzGAMgASgDEhgKEHF1ZXJpZXNfbGFzdF8yNGgYBCABKAMSDgoGcDUwX21zGAUgASgDEg4KBnA5OV9tcxgGIAEoAxIfCgVxdW90YRgHIAEoCzIQLm1lbW9yeS52MS5RdW90YSpLCghUYWdNYXRjaBIZChVUQUdfTUFUQ0hfVU5TUEVDSUZJRUQQABIRCg1UQUdfTUFUQ0hfQU5ZEAESEQoNVEFHX01BVENIX0FMTBACMt4BCg1SZWNhbGxTZXJ2aWNlEj0KBlJlY2FsbBIYLm1lbW9yeS52MS5SZWNhbGxSZXF1ZXN0GhkubWVtb3J5LnYxLlJlY2FsbFJlc3BvbnNlEkkKCkxpc3RSZWNlbnQSHC5tZW1vcnkudjEuTGlzdFJlY2VudFJlcXVlc3QaHS5tZW1vcnkudjEuTGlzdFJlY2VudFJlc3BvbnNlEkMKCEdldFN0YXRzEhoubWVtb3J5LnYxLkdldFN0YXRzUmVxdWVzdBobLm1lbW9yeS52MS5HZXRTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_buf_validate_validate, file_google_protobuf_timestamp, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.RecallRequest
@@ -348,6 +348,21 @@ export type RecallExplanation = Message<"memory.v1.RecallExplanation"> & {
    * @generated from field: optional string graph_seed_id = 11;
    */
   graphSeedId?: string | undefined;
+
+  /**
+   * The query's time expression ("gestern", "last week") and the interval of valid time it names,
+   * relative to as_of or the request time; unset when the query has none.
+   *
+   * @generated from field: optional memory.v1.QueryTime query_time = 12;
+   */
+  queryTime?: QueryTime | undefined;
+
+  /**
+   * How well the hit's valid time matches query_time: 1 inside the interval, decaying outside.
+   *
+   * @generated from field: optional double time_match = 13;
+   */
+  timeMatch?: number | undefined;
 };
 
 /**
@@ -356,6 +371,35 @@ export type RecallExplanation = Message<"memory.v1.RecallExplanation"> & {
  */
 export const RecallExplanationSchema: GenMessage<RecallExplanation> = /*@__PURE__*/
   messageDesc(file_memory_v1_recall_service, 4);
+
+/**
+ * A time expression found in a recall query and the half-open interval [from, to) it names.
+ *
+ * @generated from message memory.v1.QueryTime
+ */
+export type QueryTime = Message<"memory.v1.QueryTime"> & {
+  /**
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp from = 2;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp to = 3;
+   */
+  to?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memory.v1.QueryTime.
+ * Use `create(QueryTimeSchema)` to create a new message.
+ */
+export const QueryTimeSchema: GenMessage<QueryTime> = /*@__PURE__*/
+  messageDesc(file_memory_v1_recall_service, 5);
 
 /**
  * Time spent in one pipeline stage.
@@ -379,7 +423,7 @@ export type StageTiming = Message<"memory.v1.StageTiming"> & {
  * Use `create(StageTimingSchema)` to create a new message.
  */
 export const StageTimingSchema: GenMessage<StageTiming> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 5);
+  messageDesc(file_memory_v1_recall_service, 6);
 
 /**
  * @generated from message memory.v1.RecallResponse
@@ -413,7 +457,7 @@ export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
  * Use `create(RecallResponseSchema)` to create a new message.
  */
 export const RecallResponseSchema: GenMessage<RecallResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 6);
+  messageDesc(file_memory_v1_recall_service, 7);
 
 /**
  * @generated from message memory.v1.ListRecentRequest
@@ -432,7 +476,7 @@ export type ListRecentRequest = Message<"memory.v1.ListRecentRequest"> & {
  * Use `create(ListRecentRequestSchema)` to create a new message.
  */
 export const ListRecentRequestSchema: GenMessage<ListRecentRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 7);
+  messageDesc(file_memory_v1_recall_service, 8);
 
 /**
  * @generated from message memory.v1.RecentItem
@@ -479,7 +523,7 @@ export type RecentItem = Message<"memory.v1.RecentItem"> & {
  * Use `create(RecentItemSchema)` to create a new message.
  */
 export const RecentItemSchema: GenMessage<RecentItem> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 8);
+  messageDesc(file_memory_v1_recall_service, 9);
 
 /**
  * @generated from message memory.v1.ListRecentResponse
@@ -501,7 +545,7 @@ export type ListRecentResponse = Message<"memory.v1.ListRecentResponse"> & {
  * Use `create(ListRecentResponseSchema)` to create a new message.
  */
 export const ListRecentResponseSchema: GenMessage<ListRecentResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 9);
+  messageDesc(file_memory_v1_recall_service, 10);
 
 /**
  * @generated from message memory.v1.GetStatsRequest
@@ -514,7 +558,7 @@ export type GetStatsRequest = Message<"memory.v1.GetStatsRequest"> & {
  * Use `create(GetStatsRequestSchema)` to create a new message.
  */
 export const GetStatsRequestSchema: GenMessage<GetStatsRequest> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 10);
+  messageDesc(file_memory_v1_recall_service, 11);
 
 /**
  * @generated from message memory.v1.GetStatsResponse
@@ -561,7 +605,7 @@ export type GetStatsResponse = Message<"memory.v1.GetStatsResponse"> & {
  * Use `create(GetStatsResponseSchema)` to create a new message.
  */
 export const GetStatsResponseSchema: GenMessage<GetStatsResponse> = /*@__PURE__*/
-  messageDesc(file_memory_v1_recall_service, 11);
+  messageDesc(file_memory_v1_recall_service, 12);
 
 /**
  * How RecallFilter.tags match a memory's tags.

@@ -1,0 +1,406 @@
+/**
+ * Time expressions in German and English recall queries (issue 50 item 3, ADR 0491): "gestern",
+ * "letzte Woche", "im März 2026", "vor 3 Tagen", "last Tuesday", "since June", "between March 1 and
+ * March 5", … become a half-open interval [from, to) of memory time (valid_from), relative to the
+ * request's reference instant (as_of, else now). Calendar units are UTC days and ISO weeks (Monday
+ * first); a month or weekday without a year means the latest one that has begun by the reference
+ * instant (recall looks back). Only the first expression counts. Deliberately no bare years ("2019"
+ * is often content) and no bare month names without a preposition, a day or a year ("may", "mai").
+ */
+export interface QueryTime {
+  /** The expression as written in the query. */
+  readonly text: string;
+  /** Position of the expression in the query (UTF-16 index) and its length. */
+  readonly index: number;
+  readonly length: number;
+  readonly from: Date;
+  readonly to: Date;
+}
+
+const DAY = 86_400_000;
+
+const MONTHS: Readonly<Record<string, number>> = {
+  januar: 0,
+  jänner: 0,
+  january: 0,
+  jan: 0,
+  februar: 1,
+  february: 1,
+  feb: 1,
+  märz: 2,
+  maerz: 2,
+  march: 2,
+  mär: 2,
+  april: 3,
+  apr: 3,
+  mai: 4,
+  may: 4,
+  juni: 5,
+  june: 5,
+  jun: 5,
+  juli: 6,
+  july: 6,
+  jul: 6,
+  august: 7,
+  aug: 7,
+  september: 8,
+  sept: 8,
+  sep: 8,
+  oktober: 9,
+  october: 9,
+  okt: 9,
+  oct: 9,
+  november: 10,
+  nov: 10,
+  dezember: 11,
+  december: 11,
+  dez: 11,
+  dec: 11,
+};
+// Longest first, so "märz" wins over "mär" in the alternation.
+const MONTH = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+
+const WEEKDAYS: Readonly<Record<string, number>> = {
+  sonntag: 0,
+  sunday: 0,
+  montag: 1,
+  monday: 1,
+  dienstag: 2,
+  tuesday: 2,
+  mittwoch: 3,
+  wednesday: 3,
+  donnerstag: 4,
+  thursday: 4,
+  freitag: 5,
+  friday: 5,
+  samstag: 6,
+  sonnabend: 6,
+  saturday: 6,
+};
+const WEEKDAY = Object.keys(WEEKDAYS).join("|");
+
+const NUMBERS: Readonly<Record<string, number>> = {
+  ein: 1,
+  eine: 1,
+  einem: 1,
+  einer: 1,
+  einen: 1,
+  a: 1,
+  an: 1,
+  one: 1,
+  zwei: 2,
+  two: 2,
+  drei: 3,
+  three: 3,
+  vier: 4,
+  four: 4,
+  fünf: 5,
+  five: 5,
+  sechs: 6,
+  six: 6,
+  sieben: 7,
+  seven: 7,
+  acht: 8,
+  eight: 8,
+  neun: 9,
+  nine: 9,
+  zehn: 10,
+  ten: 10,
+  elf: 11,
+  eleven: 11,
+  zwölf: 12,
+  twelve: 12,
+  couple: 2,
+};
+const NUMBER = `\\d{1,3}|${Object.keys(NUMBERS).join("|")}`;
+
+type Unit = "day" | "week" | "month" | "year";
+const UNITS: Readonly<Record<string, Unit>> = {
+  tag: "day",
+  tage: "day",
+  tagen: "day",
+  tages: "day",
+  day: "day",
+  days: "day",
+  woche: "week",
+  wochen: "week",
+  week: "week",
+  weeks: "week",
+  monat: "month",
+  monate: "month",
+  monaten: "month",
+  monats: "month",
+  month: "month",
+  months: "month",
+  jahr: "year",
+  jahre: "year",
+  jahren: "year",
+  jahres: "year",
+  year: "year",
+  years: "year",
+};
+const UNIT = Object.keys(UNITS)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+
+interface Span {
+  readonly from: Date;
+  readonly to: Date;
+}
+
+const utcDay = (t: Date, offsetDays = 0) =>
+  new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + offsetDays));
+const daySpan = (start: Date): Span => ({ from: start, to: new Date(start.getTime() + DAY) });
+const monthSpan = (year: number, month: number): Span => ({
+  from: new Date(Date.UTC(year, month, 1)),
+  to: new Date(Date.UTC(year, month + 1, 1)),
+});
+const yearSpan = (year: number): Span => ({
+  from: new Date(Date.UTC(year, 0, 1)),
+  to: new Date(Date.UTC(year + 1, 0, 1)),
+});
+/** Monday 00:00 UTC of the ISO week holding t. */
+const weekStart = (t: Date) => utcDay(t, -((t.getUTCDay() + 6) % 7));
+
+function unitSpan(unit: Unit, ref: Date, back: number): Span {
+  switch (unit) {
+    case "day":
+      return daySpan(utcDay(ref, -back));
+    case "week": {
+      const start = weekStart(ref);
+      return { from: utcDay(start, -7 * back), to: utcDay(start, -7 * back + 7) };
+    }
+    case "month":
+      return monthSpan(ref.getUTCFullYear(), ref.getUTCMonth() - back);
+    case "year":
+      return yearSpan(ref.getUTCFullYear() - back);
+  }
+}
+
+/** "vor 3 Tagen", "two weeks ago": the unit-long span that far back (a day: that calendar day). */
+function agoSpan(unit: Unit, n: number, ref: Date): Span {
+  if (unit === "day") return daySpan(utcDay(ref, -n));
+  const length = unit === "week" ? 7 * DAY : unit === "month" ? 30.44 * DAY : 365.25 * DAY;
+  const centre = ref.getTime() - n * length;
+  return { from: new Date(centre - length / 2), to: new Date(Math.min(ref.getTime(), centre + length / 2)) };
+}
+
+/** "in den letzten 3 Tagen", "in the past two weeks": from that far back up to the reference. */
+const lastNSpan = (unit: Unit, n: number, ref: Date): Span => ({
+  from:
+    unit === "day"
+      ? utcDay(ref, -n)
+      : new Date(ref.getTime() - n * (unit === "week" ? 7 : unit === "month" ? 30.44 : 365.25) * DAY),
+  to: new Date(ref.getTime() + 1),
+});
+
+/** The latest occurrence of the month (no year given) that has begun by ref. */
+function latestMonth(month: number, ref: Date): Span {
+  const year = month <= ref.getUTCMonth() ? ref.getUTCFullYear() : ref.getUTCFullYear() - 1;
+  return monthSpan(year, month);
+}
+
+/** The latest such weekday strictly before ref's day ("letzten Dienstag"), or on or before it. */
+function latestWeekday(weekday: number, ref: Date, strictlyBefore: boolean): Span {
+  let back = (ref.getUTCDay() - weekday + 7) % 7;
+  if (back === 0 && strictlyBefore) back = 7;
+  return daySpan(utcDay(ref, -back));
+}
+
+const numberOf = (word: string) => NUMBERS[word] ?? Number(word);
+
+/** A calendar date (day, month, optional year); day-month order as written in either language. */
+function dateSpan(day: number, month: number, year: number | undefined, ref: Date): Span | undefined {
+  if (!(day >= 1 && day <= 31 && month >= 0 && month <= 11)) return undefined;
+  const at = (y: number) => new Date(Date.UTC(y, month, day));
+  if (year !== undefined) return daySpan(at(year));
+  const thisYear = at(ref.getUTCFullYear());
+  return daySpan(thisYear.getTime() <= ref.getTime() ? thisYear : at(ref.getUTCFullYear() - 1));
+}
+
+// Anchors: expressions that name a span on their own. Each returns the span, or undefined to skip.
+type Anchor = {
+  readonly pattern: string;
+  readonly span: (m: RegExpExecArray, ref: Date) => Span | undefined;
+};
+
+const g = (m: RegExpExecArray, name: string) => m.groups?.[name];
+const yearOf = (m: RegExpExecArray) => {
+  const y = g(m, "year");
+  return y === undefined ? undefined : Number(y);
+};
+
+const ANCHORS: readonly Anchor[] = [
+  // ISO date 2026-03-03
+  {
+    pattern: "(?<iy>\\d{4})-(?<im>\\d{2})-(?<id>\\d{2})",
+    span: (m, ref) => dateSpan(Number(g(m, "id")), Number(g(m, "im")) - 1, Number(g(m, "iy")), ref),
+  },
+  // German numeric 3.3.2026 / 03.03.
+  {
+    pattern: "(?<nd>\\d{1,2})\\.(?<nm>\\d{1,2})\\.(?<year>\\d{4})?",
+    span: (m, ref) => dateSpan(Number(g(m, "nd")), Number(g(m, "nm")) - 1, yearOf(m), ref),
+  },
+  // 3. März 2026, 3 March 2026, 3rd of March
+  {
+    pattern: `(?<dd>\\d{1,2})(?:\\.|st|nd|rd|th)?\\s+(?:of\\s+)?(?<dm>${MONTH})\\.?(?:,?\\s+(?<year>\\d{4}))?`,
+    span: (m, ref) => dateSpan(Number(g(m, "dd")), MONTHS[g(m, "dm") ?? ""] ?? -1, yearOf(m), ref),
+  },
+  // March 3, 2026 / March 3rd
+  {
+    pattern: `(?<md>${MONTH})\\.?\\s+(?<mdd>\\d{1,2})(?:st|nd|rd|th)?(?![\\d.:])(?:,?\\s+(?<year>\\d{4}))?`,
+    span: (m, ref) => dateSpan(Number(g(m, "mdd")), MONTHS[g(m, "md") ?? ""] ?? -1, yearOf(m), ref),
+  },
+  // März 2026, March 2026 (a month with its year needs no preposition)
+  {
+    pattern: `(?<my>${MONTH})\\.?\\s+(?<year>\\d{4})`,
+    span: (m) => monthSpan(Number(g(m, "year")), MONTHS[g(m, "my") ?? ""] ?? -1),
+  },
+  // im März (2026), in June, Anfang Juni; after seit/since/before/… a bare month (the relation is
+  // read from the words before the anchor, so they stay outside it)
+  {
+    pattern: `(?:(?:im|in|anfang|mitte|ende|early|mid|late|during)\\s+|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|from|vor)\\s+))(?:(?:dem\\s+)?monat\\s+)?(?<bm>${MONTH})(?:\\s+(?<year>\\d{4}))?`,
+    span: (m, ref) => {
+      const month = MONTHS[g(m, "bm") ?? ""];
+      if (month === undefined) return undefined;
+      const year = yearOf(m);
+      return year === undefined ? latestMonth(month, ref) : monthSpan(year, month);
+    },
+  },
+  // im Jahr 2025, in 2025; after seit/since/… a bare year
+  {
+    pattern:
+      "(?:(?:im\\s+jahre?|in|during)\\s+|(?<=(?:seit|since|bis|until|before|after|nach|ab|vor)\\s+))(?<year>(?:19|20)\\d{2})",
+    span: (m) => yearSpan(Number(g(m, "year"))),
+  },
+  // heute, gestern, vorgestern, today, yesterday, the day before yesterday
+  {
+    pattern: "vorgestern|(?:the\\s+)?day\\s+before\\s+yesterday",
+    span: (_m, ref) => unitSpan("day", ref, 2),
+  },
+  { pattern: "gestern|yesterday", span: (_m, ref) => unitSpan("day", ref, 1) },
+  {
+    pattern: "heute\\s+(?:morgen|früh|abend)|heute|today|tonight|this\\s+morning",
+    span: (_m, ref) => unitSpan("day", ref, 0),
+  },
+  // vor 3 Tagen, vor zwei Wochen
+  {
+    pattern: `vor\\s+(?<n>${NUMBER})\\s+(?<u>${UNIT})`,
+    span: (m, ref) => agoSpan(UNITS[g(m, "u") ?? ""] ?? "day", numberOf(g(m, "n") ?? ""), ref),
+  },
+  // 3 days ago, a couple of weeks ago
+  {
+    pattern: `(?:a\\s+)?(?<n>${NUMBER})\\s+(?:of\\s+)?(?<u>${UNIT})\\s+ago`,
+    span: (m, ref) => agoSpan(UNITS[g(m, "u") ?? ""] ?? "day", numberOf(g(m, "n") ?? ""), ref),
+  },
+  // in den letzten 3 Tagen, in the past two weeks, over the last 5 days
+  {
+    pattern: `(?:in\\s+den|während\\s+der|in\\s+the|over\\s+the|during\\s+the|within\\s+the)\\s+(?:letzten|vergangenen|past|last)\\s+(?<n>${NUMBER})\\s+(?<u>${UNIT})`,
+    span: (m, ref) => lastNSpan(UNITS[g(m, "u") ?? ""] ?? "day", numberOf(g(m, "n") ?? ""), ref),
+  },
+  // letzten Dienstag, last Tuesday
+  {
+    pattern: `(?:letzten|letzter|vergangenen|vorigen|last|past)\\s+(?<lw>${WEEKDAY})`,
+    span: (m, ref) => latestWeekday(WEEKDAYS[g(m, "lw") ?? ""] ?? -1, ref, true),
+  },
+  // am Dienstag, on Tuesday, Dienstag
+  {
+    pattern: `(?:am\\s+|on\\s+)?(?<wd>${WEEKDAY})`,
+    span: (m, ref) => latestWeekday(WEEKDAYS[g(m, "wd") ?? ""] ?? -1, ref, false),
+  },
+  // letzte Woche, letzten Monat, letztes Jahr, im letzten Jahr, last week, the previous month
+  {
+    pattern: `(?:(?:im|in\\s+der|in\\s+the)\\s+)?(?:letzte|letzten|letzter|letztes|vergangene|vergangenen|vergangenes|vorige|vorigen|voriges|last|past|previous)\\s+(?<lu>woche|monat|jahr|week|month|year)`,
+    span: (m, ref) => unitSpan(UNITS[g(m, "lu") ?? ""] ?? "week", ref, 1),
+  },
+  // diese Woche, diesen Monat, dieses Jahr, this week
+  {
+    pattern: `(?:diese|diesen|dieses|dieser|this)\\s+(?<tu>woche|monat|jahr|week|month|year)`,
+    span: (m, ref) => unitSpan(UNITS[g(m, "tu") ?? ""] ?? "week", ref, 0),
+  },
+];
+
+// Relations around an anchor: "seit X" = [X, ref] ("from X" is X itself: "notes from 3 days ago"); "vor/before X" = [−∞, X); "nach/after X" = [X's end, ref];
+// "zwischen X und Y" / "between X and Y" = [X, Y's end).
+const SINCE = /(?:seit|since|ab)\s+$/u;
+const BEFORE = /(?:vor|before|bis|until|till|prior\s+to)\s+$/u;
+const AFTER = /(?:nach|after)\s+$/u;
+const BETWEEN = /(?:zwischen|between)\s+(?:dem\s+|the\s+)?$/u;
+const AND = /^\s+(?:und|and|bis|to)\s+(?:dem\s+|the\s+)?/u;
+
+const BOUND_BEFORE = "(?<![\\p{L}\\p{N}])";
+const BOUND_AFTER = "(?![\\p{L}\\p{N}])";
+const COMPILED = ANCHORS.map((a) => ({
+  ...a,
+  re: new RegExp(`${BOUND_BEFORE}(?:${a.pattern})${BOUND_AFTER}`, "gu"),
+}));
+
+interface Found {
+  readonly index: number;
+  readonly length: number;
+  readonly span: Span;
+}
+
+function anchorsIn(text: string, ref: Date): Found[] {
+  const found: Found[] = [];
+  for (const anchor of COMPILED) {
+    anchor.re.lastIndex = 0;
+    for (let m = anchor.re.exec(text); m !== null; m = anchor.re.exec(text)) {
+      const span = anchor.span(m, ref);
+      if (span !== undefined && Number.isFinite(span.from.getTime()) && span.from < span.to)
+        found.push({ index: m.index, length: m[0].length, span });
+    }
+  }
+  // Leftmost, then longest; overlapping later matches are dropped.
+  found.sort((a, b) => a.index - b.index || b.length - a.length);
+  const kept: Found[] = [];
+  for (const f of found) {
+    const last = kept.at(-1);
+    if (last === undefined || f.index >= last.index + last.length) kept.push(f);
+  }
+  return kept;
+}
+
+/** The first time expression of the query as an interval of memory time, or undefined. */
+export function parseQueryTime(query: string, reference: Date): QueryTime | undefined {
+  const lower = query.toLowerCase();
+  const anchors = anchorsIn(lower, reference);
+  const first = anchors[0];
+  if (first === undefined) return undefined;
+  const before = lower.slice(0, first.index);
+  let index = first.index;
+  let end = first.index + first.length;
+  let { from, to } = first.span;
+  const relation = (re: RegExp) => re.exec(before);
+  const since = relation(SINCE);
+  const upTo = relation(BEFORE);
+  const after = relation(AFTER);
+  const between = relation(BETWEEN);
+  const second = anchors[1];
+  const joined = second === undefined ? null : AND.exec(lower.slice(end, second.index));
+  if (
+    between !== null &&
+    second !== undefined &&
+    joined !== null &&
+    joined[0].length === second.index - end
+  ) {
+    index -= between[0].length;
+    to = second.span.to;
+    end = second.index + second.length;
+  } else if (since !== null) {
+    index -= since[0].length;
+    to = new Date(Math.max(reference.getTime() + 1, to.getTime()));
+  } else if (upTo !== null) {
+    index -= upTo[0].length;
+    to = from;
+    from = new Date(0);
+  } else if (after !== null) {
+    index -= after[0].length;
+    from = to;
+    to = new Date(Math.max(reference.getTime() + 1, to.getTime()));
+  }
+  if (!(from < to)) return undefined;
+  return { text: query.slice(index, end), index, length: end - index, from, to };
+}

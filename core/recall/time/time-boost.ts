@@ -1,0 +1,40 @@
+import type { QueryTime } from "./parse-query-time.js";
+
+const DAY = 86_400_000;
+
+/**
+ * How far a memory's valid time lies from the query's interval, as a match in [0, 1]: 1 inside,
+ * decaying with the distance outside — on the scale of the interval itself (a day for "gestern", half a
+ * month for "im März"), so a turn just past midnight or a day off is not lost, one a year off is.
+ */
+export function timeMatch(at: Date, time: Pick<QueryTime, "from" | "to">): number {
+  const t = at.getTime();
+  const from = time.from.getTime();
+  const to = time.to.getTime();
+  if (t >= from && t < to) return 1;
+  const distance = t < from ? from - t : t - to;
+  const scale = Math.max(DAY, Math.min(30 * DAY, (to - from) / 2));
+  return Math.exp(-distance / scale);
+}
+
+/**
+ * A soft time condition on fused scores: a memory outside the query's interval keeps (1 − strength) of
+ * its score plus strength × its match, one inside keeps all of it. Soft, not a filter: a query whose
+ * time words describe the content ("the March 2026 release notes") still finds it. Returns the
+ * candidates re-sorted (stable), each with its factor.
+ */
+export function applyTimeBoost<
+  T extends { readonly score: number; readonly chunk: { readonly validFrom: Date } },
+>(
+  candidates: readonly T[],
+  time: Pick<QueryTime, "from" | "to">,
+  strength: number,
+): (T & { readonly timeMatch: number })[] {
+  return candidates
+    .map((c, i) => {
+      const match = timeMatch(c.chunk.validFrom, time);
+      return { c: { ...c, score: c.score * (1 - strength + strength * match), timeMatch: match }, i };
+    })
+    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
+    .map(({ c }) => c);
+}

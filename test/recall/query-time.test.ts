@@ -1,0 +1,108 @@
+import test from "ava";
+import { parseQueryTime } from "../../core/recall/time/parse-query-time.js";
+import { applyTimeBoost, timeMatch } from "../../core/recall/time/time-boost.js";
+
+// Saturday, 5 December 2026, 10:00 UTC.
+const REF = new Date("2026-12-05T10:00:00Z");
+const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+const cases: [string, string, string, string][] = [
+  // query, expression, from, to (UTC days, [from, to))
+  ["Was haben wir gestern besprochen?", "gestern", "2026-12-04", "2026-12-05"],
+  ["Was hat Anna vorgestern gesagt?", "vorgestern", "2026-12-03", "2026-12-04"],
+  ["Was hat Anna letzte Woche gesagt?", "letzte Woche", "2026-11-23", "2026-11-30"],
+  ["Was hat Anna im März 2026 gesagt?", "im März 2026", "2026-03-01", "2026-04-01"],
+  ["Was hat Anna im März gesagt?", "im März", "2026-03-01", "2026-04-01"],
+  ["Was war letzten Dienstag?", "letzten Dienstag", "2026-12-01", "2026-12-02"],
+  ["Was war vor drei Tagen los?", "vor drei Tagen", "2026-12-02", "2026-12-03"],
+  ["Was haben wir letzten Monat beschlossen?", "letzten Monat", "2026-11-01", "2026-12-01"],
+  ["Was gilt diese Woche?", "diese Woche", "2026-11-30", "2026-12-07"],
+  ["Was war am 3. März?", "3. März", "2026-03-03", "2026-03-04"],
+  [
+    "Treffen zwischen dem 1. März und dem 5. März",
+    "zwischen dem 1. März und dem 5. März",
+    "2026-03-01",
+    "2026-03-06",
+  ],
+  ["Was hat sich im Jahr 2025 geändert?", "im Jahr 2025", "2025-01-01", "2026-01-01"],
+  ["what did we decide last week?", "last week", "2026-11-23", "2026-11-30"],
+  ["what happened last Tuesday", "last Tuesday", "2026-12-01", "2026-12-02"],
+  ["What did Anna say yesterday?", "yesterday", "2026-12-04", "2026-12-05"],
+  ["notes from 3 days ago", "3 days ago", "2026-12-02", "2026-12-03"],
+  ["the release in March 2026", "in March 2026", "2026-03-01", "2026-04-01"],
+  ["what was said on March 3", "March 3", "2026-03-03", "2026-03-04"],
+  ["between March 1 and March 5", "between March 1 and March 5", "2026-03-01", "2026-03-06"],
+  ["what changed in 2025", "in 2025", "2025-01-01", "2026-01-01"],
+  ["Protokoll vom 2026-10-14", "2026-10-14", "2026-10-14", "2026-10-15"],
+];
+
+for (const [query, text, from, to] of cases) {
+  test(`"${query}" names [${from}, ${to})`, (t) => {
+    const time = parseQueryTime(query, REF);
+    t.is(time?.text, text);
+    t.deepEqual(time?.from, day(from));
+    t.deepEqual(time?.to, day(to));
+  });
+}
+
+test("since / seit run from the anchor to the reference; before / vor up to it", (t) => {
+  for (const query of ["what changed since June", "Was hat sich seit Juni geändert?"]) {
+    const time = parseQueryTime(query, REF);
+    t.deepEqual(time?.from, day("2026-06-01"), query);
+    t.true((time?.to.getTime() ?? 0) > REF.getTime(), query);
+  }
+  const before = parseQueryTime("decisions before June 2026", REF);
+  t.is(before?.text, "before June 2026");
+  t.deepEqual(before?.to, day("2026-06-01"));
+  t.deepEqual(before?.from, new Date(0));
+});
+
+test("a month without a year is the latest one that has begun; as_of moves the reference", (t) => {
+  t.deepEqual(parseQueryTime("im Dezember", REF)?.from, day("2026-12-01"));
+  t.deepEqual(parseQueryTime("in January", REF)?.from, day("2026-01-01"));
+  const asOf = new Date("2026-02-10T08:00:00Z");
+  t.deepEqual(parseQueryTime("im März", asOf)?.from, day("2025-03-01"));
+  t.deepEqual(parseQueryTime("gestern", asOf)?.from, day("2026-02-09"));
+});
+
+test("queries without a time expression parse to nothing", (t) => {
+  for (const query of [
+    "Wie wirkt Covid-19?",
+    "What may I do if I have symptoms?",
+    "Wie lange ist die Inkubationszeit?",
+    "Who won the 2019 final?",
+    "Welche Symptome gibt es?",
+    "How many days does the virus survive on surfaces?",
+    "Mai Thai recipe",
+    "Tom is going to march in the parade.",
+    "Der Vertrag läuft drei Jahre",
+  ]) {
+    t.is(parseQueryTime(query, REF), undefined, query);
+  }
+});
+
+test("timeMatch: 1 inside the interval, decaying with distance on the interval's own scale", (t) => {
+  const yesterday = { from: day("2026-12-04"), to: day("2026-12-05") };
+  t.is(timeMatch(new Date("2026-12-04T13:00:00Z"), yesterday), 1);
+  const dayOff = timeMatch(new Date("2026-12-03T00:00:00Z"), yesterday);
+  const weekOff = timeMatch(new Date("2026-11-27T00:00:00Z"), yesterday);
+  t.true(dayOff > weekOff && weekOff > 0 && dayOff < 1);
+  const march = { from: day("2026-03-01"), to: day("2026-04-01") };
+  t.true(timeMatch(new Date("2026-04-03T00:00:00Z"), march) > 0.8, "two days after a month: still close");
+});
+
+test("applyTimeBoost: the memory inside the interval overtakes a slightly better one outside", (t) => {
+  const at = (iso: string) => ({ validFrom: new Date(iso) });
+  const candidates = [
+    { id: "old", score: 0.6, chunk: at("2026-10-01T12:00:00Z") },
+    { id: "yesterday", score: 0.5, chunk: at("2026-12-04T12:00:00Z") },
+    { id: "unrelated", score: 0.1, chunk: at("2026-12-04T12:00:00Z") },
+  ];
+  const boosted = applyTimeBoost(candidates, { from: day("2026-12-04"), to: day("2026-12-05") }, 0.5);
+  t.deepEqual(
+    boosted.map((c) => c.id),
+    ["yesterday", "old", "unrelated"],
+  );
+  t.is(boosted[0]?.score, 0.5);
+  t.is(boosted[0]?.timeMatch, 1);
+});
