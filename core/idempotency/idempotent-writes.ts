@@ -58,13 +58,14 @@ function idempotent(
     const key = ctx.requestHeader.get(IDEMPOTENCY_KEY_HEADER);
     const principal = ctx.values.get(principalKey);
     const run = async () => create(output, (await handler(request, ctx)) as MessageShape<DescMessage>);
+    // Only when a key is claimed: a batch can be megabytes, and most unkeyed writes never claim.
+    const hashRequest = () => createHash("sha256").update(toBinary(input, request)).digest("hex");
     if (principal.kind === "anonymous" || principal.tenantId === undefined) return run();
     if (key === null) {
       const writeKey = ctx.requestHeader.get(WRITE_KEY_HEADER);
       if (writeKey === null || !KEY_PATTERN.test(writeKey)) return run();
       const where = { tenantId: principal.tenantId, methodName, key: writeKey };
-      const requestHash = createHash("sha256").update(toBinary(input, request)).digest("hex");
-      return runWithLateClaim(db, owner, where, requestHash, output, run, lateClaimAfterMs(ctx));
+      return runWithLateClaim(db, owner, where, hashRequest, output, run, lateClaimAfterMs(ctx));
     }
     if (!KEY_PATTERN.test(key)) {
       throw invalidArgument(
@@ -73,7 +74,7 @@ function idempotent(
       );
     }
     const tenantId = principal.tenantId;
-    const requestHash = createHash("sha256").update(toBinary(input, request)).digest("hex");
+    const requestHash = hashRequest();
     const claimId = randomUUID();
     const claimed = await db.sql.begin(async (tx) => {
       await tx`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - interval '24 hours'`;
@@ -187,7 +188,7 @@ async function runWithLateClaim(
   db: Database,
   owner: string,
   where: KeyOf,
-  requestHash: string,
+  hashRequest: () => string,
   output: DescMessage,
   run: () => Promise<MessageShape<DescMessage>>,
   claimAfterMs: number,
@@ -212,7 +213,7 @@ async function runWithLateClaim(
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   const claimed = await db.sql<{ claimed: boolean }[]>`
     insert into idempotency_keys (tenant_id, method, key, request_sha256, owner, claim, created_at)
-    values (${tenantId}, ${methodName}, ${key}, ${requestHash}, ${owner}, ${claimId},
+    values (${tenantId}, ${methodName}, ${key}, ${hashRequest()}, ${owner}, ${claimId},
             now() - make_interval(secs => ${elapsedSeconds}))
     on conflict do nothing
     returning true as claimed`.catch(() => []);
