@@ -48,8 +48,17 @@ class ListRecentResponse(_message.Message):
     items: _containers.RepeatedCompositeFieldContainer[RecentItem]
     def __init__(self, items: _Optional[_Iterable[_Union[RecentItem, _Mapping]]] = ..., count: _Optional[int] = ...) -> None: ...
 
+class QueryTime(_message.Message):
+    __slots__ = ["text", "to"]
+    FROM_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    to: _timestamp_pb2.Timestamp
+    def __init__(self, text: _Optional[str] = ..., to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., **kwargs) -> None: ...
+
 class RecallExplanation(_message.Message):
-    __slots__ = ["fulltext_rank", "fulltext_score", "fulltext_share", "fused_score", "graph_path", "graph_seed_id", "hops", "matched_terms", "rerank_score", "vector_distance", "vector_rank"]
+    __slots__ = ["fulltext_rank", "fulltext_score", "fulltext_share", "fused_score", "graph_path", "graph_seed_id", "hops", "matched_terms", "query_time", "rerank_score", "time_match", "vector_distance", "vector_rank"]
     FULLTEXT_RANK_FIELD_NUMBER: _ClassVar[int]
     FULLTEXT_SCORE_FIELD_NUMBER: _ClassVar[int]
     FULLTEXT_SHARE_FIELD_NUMBER: _ClassVar[int]
@@ -58,7 +67,9 @@ class RecallExplanation(_message.Message):
     GRAPH_SEED_ID_FIELD_NUMBER: _ClassVar[int]
     HOPS_FIELD_NUMBER: _ClassVar[int]
     MATCHED_TERMS_FIELD_NUMBER: _ClassVar[int]
+    QUERY_TIME_FIELD_NUMBER: _ClassVar[int]
     RERANK_SCORE_FIELD_NUMBER: _ClassVar[int]
+    TIME_MATCH_FIELD_NUMBER: _ClassVar[int]
     VECTOR_DISTANCE_FIELD_NUMBER: _ClassVar[int]
     VECTOR_RANK_FIELD_NUMBER: _ClassVar[int]
     fulltext_rank: int
@@ -69,10 +80,12 @@ class RecallExplanation(_message.Message):
     graph_seed_id: str
     hops: int
     matched_terms: _containers.RepeatedScalarFieldContainer[str]
+    query_time: QueryTime
     rerank_score: float
+    time_match: float
     vector_distance: float
     vector_rank: int
-    def __init__(self, fulltext_rank: _Optional[int] = ..., fulltext_score: _Optional[float] = ..., matched_terms: _Optional[_Iterable[str]] = ..., vector_rank: _Optional[int] = ..., vector_distance: _Optional[float] = ..., fulltext_share: _Optional[float] = ..., fused_score: _Optional[float] = ..., rerank_score: _Optional[float] = ..., hops: _Optional[int] = ..., graph_path: _Optional[_Iterable[str]] = ..., graph_seed_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, fulltext_rank: _Optional[int] = ..., fulltext_score: _Optional[float] = ..., matched_terms: _Optional[_Iterable[str]] = ..., vector_rank: _Optional[int] = ..., vector_distance: _Optional[float] = ..., fulltext_share: _Optional[float] = ..., fused_score: _Optional[float] = ..., rerank_score: _Optional[float] = ..., hops: _Optional[int] = ..., graph_path: _Optional[_Iterable[str]] = ..., graph_seed_id: _Optional[str] = ..., query_time: _Optional[_Union[QueryTime, _Mapping]] = ..., time_match: _Optional[float] = ...) -> None: ...
 
 class RecallFilter(_message.Message):
     __slots__ = ["created_after", "created_before", "kinds", "memory_types", "origin", "tags", "tags_match"]
