@@ -2,6 +2,8 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import { type Core, createCore } from "../core/create-core.js";
 import { loadModels, type Models } from "../core/models/load-models.js";
+import { readHotList } from "../core/recall/bm25/hot-list.js";
+import { warmHotVectorsEarly } from "../core/recall/warm-workspaces.js";
 import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
@@ -43,6 +45,18 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
   shutdown.push(() => storage.stop());
   shutdown.pushUrgent(() => storage.stopDatabaseServer());
   observeDatabase(metrics, storage.db);
+  // The largest hot workspaces' ANN indexes load (LanceDB's threads) while the models load (this one).
+  if (config.bm25Index.mode !== "sql") {
+    const early = warmHotVectorsEarly({
+      vectors: storage.vectors,
+      hotList: () => readHotList(config.bm25Index.segmentDirectory),
+      logger,
+    });
+    shutdown.push(async () => {
+      early.stop();
+      await early.done;
+    });
+  }
   const models = options.models ?? (await loadModels(config, logger));
   shutdown.push(() => models.close());
   const worker = config.runWorker

@@ -52,6 +52,8 @@ const { values } = parseArgs({
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
     out: { type: "string", default: "tenants" },
     env: { type: "string", multiple: true, default: [] },
+    // Flags for the service's node (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: where its time goes).
+    "node-arg": { type: "string", multiple: true, default: [] },
     // Iterating on the service: --keep leaves the filled database and data directory behind (their
     // names are printed), --reuse DB,DIR starts from them instead of filling again.
     keep: { type: "boolean", default: false },
@@ -245,7 +247,7 @@ try {
         LOG_LEVEL: "warn",
         ...extraEnv,
       },
-      { compiled: true },
+      { compiled: true, nodeArgs: values["node-arg"] ?? [] },
     );
     await waitForHealth(base, 180_000);
   };

@@ -182,6 +182,12 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
   );
   const connection = await lancedb.connect(uri, { readConsistencyInterval: 0, session });
   const tables = new Map<string, Promise<lancedb.Table | undefined>>();
+  /**
+   * Tables whose ANN index is being (or was) loaded into LanceDB's index cache by warm(). A search of
+   * a table whose load is under way waits for it instead of loading the same index a second time
+   * beside it (two loads of a 100k-row index on 2 cores took longer than one, then the search).
+   */
+  const warming = new Map<string, Promise<void>>();
 
   const budget = options.budget;
   /**
@@ -191,9 +197,14 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
   const keep = (name: string, table: Promise<lancedb.Table | undefined>) => {
     if (!budget) return;
     const admitted = budget.admit(`vectors:${name}`, OPEN_TABLE_BYTES, () => {
-      if (tables.get(name) === table) tables.delete(name);
+      if (tables.get(name) !== table) return;
+      tables.delete(name);
+      warming.delete(name);
     });
-    if (!admitted && tables.get(name) === table) tables.delete(name);
+    if (!admitted && tables.get(name) === table) {
+      tables.delete(name);
+      warming.delete(name);
+    }
   };
 
   const existing = (name: string): Promise<lancedb.Table | undefined> => {
@@ -304,6 +315,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
       const name = vectorTableName(tenantId, space);
       const table = await existing(name);
       if (!table) return [];
+      await warming.get(name);
       const where =
         options.where === undefined
           ? validityFilter(options.asOf)
@@ -411,10 +423,26 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     },
     async warm(tenantId) {
       for (const name of await tenantTables(tenantId)) {
-        const table = await existing(name);
-        if (!table) continue;
-        for (const index of await table.listIndices())
-          if (index.columns.includes("vector")) await table.prewarmIndex(index.name);
+        const under = warming.get(name);
+        if (under) {
+          await under;
+          continue;
+        }
+        const loading = (async () => {
+          const table = await existing(name);
+          if (!table) return;
+          for (const index of await table.listIndices())
+            if (index.columns.includes("vector")) await table.prewarmIndex(index.name);
+        })();
+        // What searches and later warm() calls wait on never rejects: a failed load is forgotten (the
+        // next warm() tries again) and the search loads what it needs itself.
+        warming.set(
+          name,
+          loading.catch(() => {
+            if (warming.get(name) !== undefined) warming.delete(name);
+          }),
+        );
+        await loading;
       }
     },
     exclusive: (tenantId, space, rewrite) => rewriteAlone(vectorTableName(tenantId, space), rewrite),
@@ -424,6 +452,7 @@ export async function openVectorStore(uri: string, options: VectorStoreOptions =
     async dropSpace(tenantId, space) {
       const name = vectorTableName(tenantId, space);
       tables.delete(name);
+      warming.delete(name);
       budget?.remove(`vectors:${name}`);
       try {
         await connection.dropTable(name);

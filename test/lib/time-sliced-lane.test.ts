@@ -52,3 +52,21 @@ test("a short job is not queued behind a long one, and one failing item fails on
   await Promise.all([long, short]);
   t.deepEqual(order, ["short", "long"]);
 });
+
+test("an urgent job goes before hundreds of queued ones (a recall's query during a bulk load)", async (t) => {
+  const lane = createTimeSlicedLane(2);
+  let bulkDone = 0;
+  // 400 one-item jobs, as 4 batches of 100 one-chunk memories: 400 × 0.2 ms = 80 ms, 40 slices.
+  const bulk = Array.from({ length: 400 }, () =>
+    lane.run(1, () => {
+      busy(0.2);
+      bulkDone++;
+    }),
+  );
+  // Queued after them; round robin alone served it after one item of each of the 400.
+  const [query] = await lane.run(1, () => bulkDone, { urgent: true });
+  t.true(query !== undefined && query < 20, `the urgent job ran after ${query} of 400 queued items`);
+  const [normal] = await lane.run(1, () => bulkDone);
+  t.is(normal, 400, "a job that is not urgent still waits its turn behind the queued ones");
+  await Promise.all(bulk);
+});

@@ -99,7 +99,11 @@ export function createBuiltinEmbedderWithLexicon(
     tokenizer: approximateTokenizer,
     crossLingual,
     keepCallsApart: true,
-    embed: (texts, purpose) => lane.run(texts.length, (index) => embedOne(texts[index] ?? "", purpose)),
+    // A query is someone's recall waiting; passages are writes that may queue behind it.
+    embed: (texts, purpose) =>
+      lane.run(texts.length, (index) => embedOne(texts[index] ?? "", purpose), {
+        urgent: purpose === "query",
+      }),
   };
 }
 

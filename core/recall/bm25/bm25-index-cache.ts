@@ -1,6 +1,3 @@
-import { writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Logger } from "../../../config/logger.js";
 import { MemoryBudget } from "../../../lib/memory-budget/memory-budget.js";
 import type { Database, TransactionSql } from "../../store/database.js";
@@ -13,6 +10,7 @@ import {
   writeSegmentFile,
 } from "./bm25-segment-file.js";
 import { FeedWatermark } from "./feed-watermark.js";
+import { readHotList, writeHotList } from "./hot-list.js";
 import {
   type FeedRead,
   type FeedSnapshot,
@@ -92,7 +90,6 @@ interface Entry {
 
 /** How many of the most asked-for tenants the hot list names (warmed after a restart). */
 const HOT_LIST_LENGTH = 1_000;
-const HOT_LIST_FILE = "hot.json";
 /** A changed index is written to its segment at most this often (the sweep looks). */
 const PERSIST_EVERY_MS = 5 * 60_000;
 
@@ -416,7 +413,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
       .slice(0, HOT_LIST_LENGTH)
       .map(([tenantId]) => tenantId);
     try {
-      writeFileSync(join(segments, HOT_LIST_FILE), JSON.stringify(tenants), { mode: 0o600 });
+      writeHotList(segments, tenants);
     } catch (error) {
       logger.debug({ err: error }, "BM25 hot list not written");
     }
@@ -456,13 +453,7 @@ export function createBm25IndexCache(options: Bm25IndexCacheOptions) {
     },
     /** The tenants the last run held, most asked for first (its hot list). */
     async hotList(): Promise<string[]> {
-      if (!segments) return [];
-      try {
-        const list: unknown = JSON.parse(await readFile(join(segments, HOT_LIST_FILE), "utf8"));
-        return Array.isArray(list) ? list.filter((id): id is string => typeof id === "string") : [];
-      } catch {
-        return [];
-      }
+      return segments ? readHotList(segments) : [];
     },
     /** Drops a tenant's index from memory (its workspace was erased). */
     forget(tenantId: string): Promise<void> {
