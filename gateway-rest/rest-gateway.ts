@@ -60,6 +60,8 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [exportRoutes, "session"],
   [tenantImportRoutes, "session"],
   [tenantErasureRoutes, "session"],
+  // The dashboard's erasure of one memory (ADR 0452); tokens use /api/v1/memories/{id}.
+  [memoryErasureRoutes, "session"],
   [billingRoutes, "session"],
   [paymentWebhookRoutes, "none"],
   [cancellationRoutes, "none"],

@@ -48,7 +48,9 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
 
     async listVersions(req, ctx) {
       const { tenantId } = tenantCaller(ctx);
-      const rows = await db.withTenant(tenantId, (tx) => listVersions(tx, tenantId, req.memoryId));
+      const rows = await db.withTenant(tenantId, (tx) =>
+        listVersions(tx, tenantId, req.memoryId, req.includeContent),
+      );
       return {
         versions: rows.map((v) => ({
           id: v.id,
@@ -58,6 +60,7 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
           recordedAt: timestampFromDate(v.recordedAt),
           ...(v.supersedesId !== null ? { supersedesId: v.supersedesId } : {}),
           ...(v.updateReason !== null ? { updateReason: v.updateReason } : {}),
+          ...(v.content !== undefined ? { content: v.content } : {}),
         })),
       };
     },

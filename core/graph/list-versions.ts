@@ -9,17 +9,21 @@ export interface VersionRow {
   readonly recordedAt: Date;
   readonly supersedesId: string | null;
   readonly updateReason: string | null;
+  /** Only when asked for (withContent). */
+  readonly content?: string;
 }
 
 /**
  * Every version of the fact `memoryId` belongs to (same lineage_id), oldest first by transaction
  * time, each with the version it superseded (its SUPERSEDES edge, kept even after later updates
  * closed it). Rows are never deleted by fact updates, so this is the whole bi-temporal history.
+ * `withContent` adds each version's full text (up to 100 KB each, so only when asked for).
  */
 export async function listVersions(
   tx: TransactionSql,
   tenantId: string,
   memoryId: string,
+  withContent = false,
 ): Promise<VersionRow[]> {
   const rows = await tx<
     {
@@ -30,9 +34,11 @@ export async function listVersions(
       recorded_at: Date;
       supersedes_id: string | null;
       update_reason: string | null;
+      content: string | null;
     }[]
   >`
     select m.id, m.title, m.valid_from, m.valid_to, m.recorded_at, m.update_reason,
+      ${withContent ? tx`m.content` : tx`null::text`} as content,
       (select e.to_id from edges e
         where e.tenant_id = m.tenant_id and e.from_id = m.id and e.rel_type = 'SUPERSEDES'
         order by e.valid_from limit 1) as supersedes_id
@@ -49,5 +55,6 @@ export async function listVersions(
     recordedAt: r.recorded_at,
     supersedesId: r.supersedes_id,
     updateReason: r.update_reason,
+    ...(r.content === null ? {} : { content: r.content }),
   }));
 }

@@ -32,6 +32,13 @@ const listParamsSchema = z.strictObject({
   id: protoString(ListVersionsRequestSchema.field.memoryId).describe("Any version of the fact"),
 });
 
+const listQuerySchema = z.strictObject({
+  content: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: each version carries its full content (up to 100 KB each)"),
+});
+
 /** The bi-temporal history of one fact, oldest first. */
 export const versionsResponseSchema = z
   .object({
@@ -44,6 +51,7 @@ export const versionsResponseSchema = z
         recordedAt: z.string().describe("Transaction time: when this version was written"),
         supersedesId: z.string().nullable().describe("The version this one superseded (SUPERSEDES)"),
         updateReason: z.string().nullable(),
+        content: z.string().optional().describe("The version's full text; only with ?content=true"),
       }),
     ),
   })
@@ -67,12 +75,13 @@ export const factVersionRoutes: FastifyPluginAsync<RestRouteOptions> = async (ap
           rpc: "memory.v1.GraphService/ListVersions",
         }),
         params: listParamsSchema,
+        querystring: listQuerySchema,
         response: { 200: versionsResponseSchema, ...errorResponses(options.auth, 404) },
       },
     },
     async (request) => {
       const { versions } = await options.clients.graph.listVersions(
-        { memoryId: request.params.id },
+        { memoryId: request.params.id, includeContent: request.query.content === "true" },
         coreCall(request, options),
       );
       return {
@@ -84,6 +93,7 @@ export const factVersionRoutes: FastifyPluginAsync<RestRouteOptions> = async (ap
           recordedAt: isoTime(v.recordedAt) ?? "",
           supersedesId: v.supersedesId ?? null,
           updateReason: v.updateReason ?? null,
+          ...(v.content === undefined ? {} : { content: v.content }),
         })),
       };
     },

@@ -3,8 +3,10 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import test from "ava";
 import { enqueueJob } from "../../core/store/job-queue.js";
 import { LifecycleService } from "../../gen/memory/v1/lifecycle_service_pb.js";
+import { csrfTokenFor } from "../../lib/csrf-token.js";
 import { graphClient, recallClient, storeMemory, testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, type TestTenant, waitFor } from "../helpers/test-service.js";
+import { createSessionCookie } from "../rest/sessions.js";
 import { filesContaining, rowsInAnyVersion, scanEveryTable, tenantRows } from "./lifecycle-kit.js";
 
 // DELETE /api/v1/memories/{id}: a lineage with several versions, chunks, vectors, edges, outbox
@@ -167,6 +169,7 @@ test("erasing a lineage removes every trace of it from every table and every Lan
   t.is(res.status, 200);
   t.deepEqual(await res.json(), {
     erased: true,
+    title: `Vertrag ${marker}`,
     versions: 3,
     chunks: chunkIds.length,
     edges: edgeIds.length,
@@ -260,4 +263,40 @@ test("EraseMemory over gRPC: the same operation, NOT_FOUND once erased, PERMISSI
     instanceOf: ConnectError,
   });
   t.is(malformed?.code, Code.InvalidArgument);
+});
+
+test("DELETE /api/memories/{id} (the dashboard's session, ADR 0452): a dry run names what would go, then the erasure; tokens are refused", async (t) => {
+  const tenant = await service.createTenant({ scopes: ["read", "write", "admin"] });
+  const id = await storeMemory(service, tenant, {
+    title: "Notiz Session",
+    content: "Eine Notiz im Dashboard.",
+  });
+  const other = await storeMemory(service, tenant, { title: "Nachbar", content: "Bleibt stehen." });
+  await graphClient(service, tenant.token).link({ fromId: id, toId: other, relType: "RELATED_TO" });
+  const cookie = await createSessionCookie(service, tenant.tenantId);
+  const csrf = csrfTokenFor(cookie.split("=")[1] ?? "");
+  const del = (query: string, headers: Record<string, string>) =>
+    fetch(`${service.httpUrl}/api/memories/${id}${query}`, { method: "DELETE", headers });
+
+  // A dry run: the counts and title, nothing removed.
+  const dry = await del("?dryRun=true", { cookie, "x-csrf-token": csrf });
+  t.is(dry.status, 200);
+  t.deepEqual(await dry.json(), { erased: false, title: "Notiz Session", versions: 1, chunks: 1, edges: 2 });
+  const still = await fetch(`${service.httpUrl}/api/v1/memory/${id}/versions`, {
+    headers: { authorization: `Bearer ${tenant.token}` },
+  });
+  t.is(still.status, 200);
+
+  // A bearer token is told to use /api/v1; a cross-site request without the CSRF token is refused.
+  t.is((await del("", { authorization: `Bearer ${tenant.token}` })).status, 401);
+  t.is(
+    (await del("", { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" })).status,
+    403,
+  );
+  t.is((await del("?dryRun=maybe", { cookie, "x-csrf-token": csrf })).status, 400);
+
+  const done = await del("", { cookie, "x-csrf-token": csrf });
+  t.is(done.status, 200);
+  t.deepEqual(await done.json(), { erased: true, title: "Notiz Session", versions: 1, chunks: 1, edges: 2 });
+  t.is((await del("", { cookie, "x-csrf-token": csrf })).status, 404);
 });

@@ -90,3 +90,18 @@ test("the session reads it under /api; read scope suffices; unknown and foreign 
   t.is((await rest(url, "/api/v1/memory/not-a-uuid/versions", { token: tenant.token })).status, 400);
   t.is((await rest(url, `/api/v1/memory/${ids[0]}/versions`)).status, 401);
 });
+
+test("?content=true adds each version's full text (the dashboard's edit box); without it no content", async (t) => {
+  const plain = await rest(url, `/api/v1/memory/${ids[1]}/versions`, { token: tenant.token });
+  t.true((plain.body as { versions: Version[] }).versions.every((v) => !("content" in v)));
+  const full = await rest(url, `/api/v1/memory/${ids[1]}/versions?content=true`, { token: tenant.token });
+  t.is(full.status, 200, full.text);
+  t.deepEqual(
+    (full.body as { versions: (Version & { content?: string })[] }).versions.map((v) => v.content),
+    ["The office is in Bonn.", "The office is in Köln.", "The office is in Düsseldorf."],
+  );
+  t.is(
+    (await rest(url, `/api/v1/memory/${ids[1]}/versions?content=yes`, { token: tenant.token })).status,
+    400,
+  );
+});

@@ -309,7 +309,7 @@ export const HAPPY_CORE: StubCore = {
     }),
   },
   lifecycle: {
-    eraseMemory: async () => ({ erased: true, versions: 3, chunks: 7, edges: 4 }),
+    eraseMemory: async () => ({ erased: true, title: "Deploy", versions: 3, chunks: 7, edges: 4 }),
     eraseWorkspace: async () => ({ erased: true, tenantId: "t", rows: 42n, vectorTables: 1 }),
     importTenant: async (requests) => {
       let bytes = 0;

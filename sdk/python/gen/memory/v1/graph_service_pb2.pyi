@@ -74,10 +74,12 @@ class ListRelationsResponse(_message.Message):
     def __init__(self, outgoing: _Optional[_Iterable[_Union[OutgoingRelation, _Mapping]]] = ..., incoming: _Optional[_Iterable[_Union[IncomingRelation, _Mapping]]] = ...) -> None: ...
 
 class ListVersionsRequest(_message.Message):
-    __slots__ = ["memory_id"]
+    __slots__ = ["include_content", "memory_id"]
+    INCLUDE_CONTENT_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    include_content: bool
     memory_id: str
-    def __init__(self, memory_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, memory_id: _Optional[str] = ..., include_content: bool = ...) -> None: ...
 
 class ListVersionsResponse(_message.Message):
     __slots__ = ["versions"]
@@ -86,7 +88,8 @@ class ListVersionsResponse(_message.Message):
     def __init__(self, versions: _Optional[_Iterable[_Union[MemoryVersion, _Mapping]]] = ...) -> None: ...
 
 class MemoryVersion(_message.Message):
-    __slots__ = ["id", "recorded_at", "supersedes_id", "title", "update_reason", "valid_from", "valid_to"]
+    __slots__ = ["content", "id", "recorded_at", "supersedes_id", "title", "update_reason", "valid_from", "valid_to"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
     SUPERSEDES_ID_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +97,7 @@ class MemoryVersion(_message.Message):
     UPDATE_REASON_FIELD_NUMBER: _ClassVar[int]
     VALID_FROM_FIELD_NUMBER: _ClassVar[int]
     VALID_TO_FIELD_NUMBER: _ClassVar[int]
+    content: str
     id: str
     recorded_at: _timestamp_pb2.Timestamp
     supersedes_id: str
@@ -101,7 +105,7 @@ class MemoryVersion(_message.Message):
     update_reason: str
     valid_from: _timestamp_pb2.Timestamp
     valid_to: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., recorded_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., supersedes_id: _Optional[str] = ..., update_reason: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., recorded_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., supersedes_id: _Optional[str] = ..., update_reason: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
 
 class OutgoingRelation(_message.Message):
     __slots__ = ["edge_id", "rel_type", "to"]
