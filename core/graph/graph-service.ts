@@ -1,7 +1,8 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { GraphService } from "../../gen/memory/v1/graph_service_pb.js";
-import { IndexStatus } from "../../gen/memory/v1/memory_pb.js";
+import { IndexStatus, MemoryKindSchema, MemoryTypeSchema } from "../../gen/memory/v1/memory_pb.js";
+import { enumValue } from "../../lib/proto-enum-words.js";
 import { tenantCaller } from "../auth/caller.js";
 import { type TenantModels, withTenantEmbedder } from "../keys/tenant-models.js";
 import { RELATION_TYPES, readQuota } from "../memories/index.js";
@@ -61,6 +62,8 @@ export function createGraphService(deps: GraphServiceDeps): ServiceImpl<typeof G
           ...(v.supersedesId !== null ? { supersedesId: v.supersedesId } : {}),
           ...(v.updateReason !== null ? { updateReason: v.updateReason } : {}),
           ...(v.content !== undefined ? { content: v.content } : {}),
+          kind: enumValue(MemoryKindSchema, v.kind),
+          memoryType: enumValue(MemoryTypeSchema, v.memoryType),
         })),
       };
     },

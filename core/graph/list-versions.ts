@@ -9,6 +9,9 @@ export interface VersionRow {
   readonly recordedAt: Date;
   readonly supersedesId: string | null;
   readonly updateReason: string | null;
+  /** memories.kind and memory_type: what the registry's shape rules look at. */
+  readonly kind: string;
+  readonly memoryType: string;
   /** Only when asked for (withContent). */
   readonly content?: string;
 }
@@ -35,9 +38,11 @@ export async function listVersions(
       supersedes_id: string | null;
       update_reason: string | null;
       content: string | null;
+      kind: string;
+      memory_type: string;
     }[]
   >`
-    select m.id, m.title, m.valid_from, m.valid_to, m.recorded_at, m.update_reason,
+    select m.id, m.title, m.valid_from, m.valid_to, m.recorded_at, m.update_reason, m.kind, m.memory_type,
       ${withContent ? tx`m.content` : tx`null::text`} as content,
       (select e.to_id from edges e
         where e.tenant_id = m.tenant_id and e.from_id = m.id and e.rel_type = 'SUPERSEDES'
@@ -55,6 +60,8 @@ export async function listVersions(
     recordedAt: r.recorded_at,
     supersedesId: r.supersedes_id,
     updateReason: r.update_reason,
+    kind: r.kind,
+    memoryType: r.memory_type,
     ...(r.content === null ? {} : { content: r.content }),
   }));
 }

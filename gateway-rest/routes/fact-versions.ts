@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
 import { ListVersionsRequestSchema, UpdateFactRequestSchema } from "../../gen/memory/v1/graph_service_pb.js";
+import { MemoryKindSchema, MemoryTypeSchema } from "../../gen/memory/v1/memory_pb.js";
+import { enumWord, enumWords } from "../../lib/proto-enum-words.js";
 import { errorResponses } from "../error-schemas.js";
 import { isoTime } from "../iso-time.js";
 import { coreCall, describeOperation, type RestRouteOptions } from "../route-options.js";
@@ -52,6 +54,8 @@ export const versionsResponseSchema = z
         supersedesId: z.string().nullable().describe("The version this one superseded (SUPERSEDES)"),
         updateReason: z.string().nullable(),
         content: z.string().optional().describe("The version's full text; only with ?content=true"),
+        kind: z.enum(enumWords(MemoryKindSchema)).describe("document or entry (graph shape rules)"),
+        memoryType: z.enum(enumWords(MemoryTypeSchema)).describe("The memory type (graph shape rules)"),
       }),
     ),
   })
@@ -94,6 +98,8 @@ export const factVersionRoutes: FastifyPluginAsync<RestRouteOptions> = async (ap
           supersedesId: v.supersedesId ?? null,
           updateReason: v.updateReason ?? null,
           ...(v.content === undefined ? {} : { content: v.content }),
+          kind: enumWord(MemoryKindSchema, v.kind),
+          memoryType: enumWord(MemoryTypeSchema, v.memoryType),
         })),
       };
     },

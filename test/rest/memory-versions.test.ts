@@ -91,7 +91,7 @@ test("the session reads it under /api; read scope suffices; unknown and foreign 
   t.is((await rest(url, `/api/v1/memory/${ids[0]}/versions`)).status, 401);
 });
 
-test("?content=true adds each version's full text (the dashboard's edit box); without it no content", async (t) => {
+test("?content=true adds each version's full text (the dashboard's edit box); without it no content; kind and memory type always", async (t) => {
   const plain = await rest(url, `/api/v1/memory/${ids[1]}/versions`, { token: tenant.token });
   t.true((plain.body as { versions: Version[] }).versions.every((v) => !("content" in v)));
   const full = await rest(url, `/api/v1/memory/${ids[1]}/versions?content=true`, { token: tenant.token });

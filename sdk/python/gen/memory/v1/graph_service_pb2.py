@@ -16,7 +16,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from memory.v1 import memory_pb2 as memory_dot_v1_dot_memory__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dmemory/v1/graph_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16memory/v1/memory.proto\"e\n\x13ListVersionsRequest\x12%\n\tmemory_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08memoryId\x12\'\n\x0finclude_content\x18\x02 \x01(\x08R\x0eincludeContent\"\x99\x03\n\rMemoryVersion\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12\x39\n\nvalid_from\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tvalidFrom\x12:\n\x08valid_to\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00R\x07validTo\x88\x01\x01\x12;\n\x0brecorded_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\nrecordedAt\x12(\n\rsupersedes_id\x18\x06 \x01(\tH\x01R\x0csupersedesId\x88\x01\x01\x12(\n\rupdate_reason\x18\x07 \x01(\tH\x02R\x0cupdateReason\x88\x01\x01\x12\x1d\n\x07\x63ontent\x18\x08 \x01(\tH\x03R\x07\x63ontent\x88\x01\x01\x42\x0b\n\t_valid_toB\x10\n\x0e_supersedes_idB\x10\n\x0e_update_reasonB\n\n\x08_content\"L\n\x14ListVersionsResponse\x12\x34\n\x08versions\x18\x01 \x03(\x0b\x32\x18.memory.v1.MemoryVersionR\x08versions\"\x92\x01\n\x0bLinkRequest\x12!\n\x07\x66rom_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x06\x66romId\x12\x1d\n\x05to_id\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x04toId\x12\x41\n\x08rel_type\x18\x03 \x01(\tB&\xbaH#r!\x18@2\x1d^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$R\x07relType\"O\n\x0cLinkResponse\x12\x17\n\x07\x65\x64ge_id\x18\x01 \x01(\tR\x06\x65\x64geId\x12&\n\x0finverse_edge_id\x18\x02 \x01(\tR\rinverseEdgeId\"\x94\x01\n\rUnlinkRequest\x12!\n\x07\x66rom_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x06\x66romId\x12\x1d\n\x05to_id\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x04toId\x12\x41\n\x08rel_type\x18\x03 \x01(\tB&\xbaH#r!\x18@2\x1d^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$R\x07relType\"*\n\x0eUnlinkResponse\x12\x18\n\x07\x64\x65leted\x18\x01 \x01(\x08R\x07\x64\x65leted\"=\n\x14ListRelationsRequest\x12%\n\tmemory_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08memoryId\"V\n\x10OutgoingRelation\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x0e\n\x02to\x18\x02 \x01(\tR\x02to\x12\x17\n\x07\x65\x64ge_id\x18\x03 \x01(\tR\x06\x65\x64geId\"Z\n\x10IncomingRelation\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x12\n\x04\x66rom\x18\x02 \x01(\tR\x04\x66rom\x12\x17\n\x07\x65\x64ge_id\x18\x03 \x01(\tR\x06\x65\x64geId\"\x89\x01\n\x15ListRelationsResponse\x12\x37\n\x08outgoing\x18\x01 \x03(\x0b\x32\x1b.memory.v1.OutgoingRelationR\x08outgoing\x12\x37\n\x08incoming\x18\x02 \x03(\x0b\x32\x1b.memory.v1.IncomingRelationR\x08incoming\"\xca\x01\n\x11UpdateFactRequest\x12%\n\ttarget_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08targetId\x12\'\n\tnew_title\x18\x02 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xe8\x07R\x08newTitle\x12\x1f\n\x0bnew_content\x18\x03 \x01(\tR\nnewContent\x12\x32\n\rupdate_reason\x18\x04 \x01(\tB\x08\xbaH\x05r\x03\x18\xd0\x0fH\x00R\x0cupdateReason\x88\x01\x01\x42\x10\n\x0e_update_reason\"\xb6\x01\n\x12UpdateFactResponse\x12\"\n\rold_memory_id\x18\x01 \x01(\tR\x0boldMemoryId\x12\"\n\rnew_memory_id\x18\x02 \x01(\tR\x0bnewMemoryId\x12\'\n\x0fsupersedes_edge\x18\x03 \x01(\tR\x0esupersedesEdge\x12/\n\x06memory\x18\x04 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"\x17\n\x15GetGraphSchemaRequest\"@\n\rEdgeTypeCount\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x14\n\x05\x63ount\x18\x02 \x01(\x03R\x05\x63ount\"\xea\x01\n\x0cRelationType\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n\x07inverse\x18\x02 \x01(\tR\x07inverse\x12\x1c\n\tsymmetric\x18\x03 \x01(\x08R\tsymmetric\x12!\n\x0csource_kinds\x18\x04 \x03(\tR\x0bsourceKinds\x12!\n\x0ctarget_kinds\x18\x05 \x03(\tR\x0btargetKinds\x12&\n\x0f\x61llow_self_loop\x18\x06 \x01(\x08R\rallowSelfLoop\x12 \n\x0b\x64\x65scription\x18\x07 \x01(\tR\x0b\x64\x65scription\"\xbd\x01\n\x16GetGraphSchemaResponse\x12\x14\n\x05nodes\x18\x01 \x01(\x03R\x05nodes\x12\x14\n\x05\x65\x64ges\x18\x02 \x01(\x03R\x05\x65\x64ges\x12\x37\n\nedge_types\x18\x03 \x03(\x0b\x32\x18.memory.v1.EdgeTypeCountR\tedgeTypes\x12>\n\x0erelation_types\x18\x04 \x03(\x0b\x32\x17.memory.v1.RelationTypeR\rrelationTypes2\xcd\x03\n\x0cGraphService\x12\x37\n\x04Link\x12\x16.memory.v1.LinkRequest\x1a\x17.memory.v1.LinkResponse\x12=\n\x06Unlink\x12\x18.memory.v1.UnlinkRequest\x1a\x19.memory.v1.UnlinkResponse\x12R\n\rListRelations\x12\x1f.memory.v1.ListRelationsRequest\x1a .memory.v1.ListRelationsResponse\x12I\n\nUpdateFact\x12\x1c.memory.v1.UpdateFactRequest\x1a\x1d.memory.v1.UpdateFactResponse\x12U\n\x0eGetGraphSchema\x12 .memory.v1.GetGraphSchemaRequest\x1a!.memory.v1.GetGraphSchemaResponse\x12O\n\x0cListVersions\x12\x1e.memory.v1.ListVersionsRequest\x1a\x1f.memory.v1.ListVersionsResponseB\x95\x01\n\rcom.memory.v1B\x11GraphServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dmemory/v1/graph_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16memory/v1/memory.proto\"e\n\x13ListVersionsRequest\x12%\n\tmemory_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08memoryId\x12\'\n\x0finclude_content\x18\x02 \x01(\x08R\x0eincludeContent\"\xfc\x03\n\rMemoryVersion\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12\x39\n\nvalid_from\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tvalidFrom\x12:\n\x08valid_to\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00R\x07validTo\x88\x01\x01\x12;\n\x0brecorded_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\nrecordedAt\x12(\n\rsupersedes_id\x18\x06 \x01(\tH\x01R\x0csupersedesId\x88\x01\x01\x12(\n\rupdate_reason\x18\x07 \x01(\tH\x02R\x0cupdateReason\x88\x01\x01\x12\x1d\n\x07\x63ontent\x18\x08 \x01(\tH\x03R\x07\x63ontent\x88\x01\x01\x12)\n\x04kind\x18\t \x01(\x0e\x32\x15.memory.v1.MemoryKindR\x04kind\x12\x36\n\x0bmemory_type\x18\n \x01(\x0e\x32\x15.memory.v1.MemoryTypeR\nmemoryTypeB\x0b\n\t_valid_toB\x10\n\x0e_supersedes_idB\x10\n\x0e_update_reasonB\n\n\x08_content\"L\n\x14ListVersionsResponse\x12\x34\n\x08versions\x18\x01 \x03(\x0b\x32\x18.memory.v1.MemoryVersionR\x08versions\"\x92\x01\n\x0bLinkRequest\x12!\n\x07\x66rom_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x06\x66romId\x12\x1d\n\x05to_id\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x04toId\x12\x41\n\x08rel_type\x18\x03 \x01(\tB&\xbaH#r!\x18@2\x1d^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$R\x07relType\"O\n\x0cLinkResponse\x12\x17\n\x07\x65\x64ge_id\x18\x01 \x01(\tR\x06\x65\x64geId\x12&\n\x0finverse_edge_id\x18\x02 \x01(\tR\rinverseEdgeId\"\x94\x01\n\rUnlinkRequest\x12!\n\x07\x66rom_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x06\x66romId\x12\x1d\n\x05to_id\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x04toId\x12\x41\n\x08rel_type\x18\x03 \x01(\tB&\xbaH#r!\x18@2\x1d^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$R\x07relType\"*\n\x0eUnlinkResponse\x12\x18\n\x07\x64\x65leted\x18\x01 \x01(\x08R\x07\x64\x65leted\"=\n\x14ListRelationsRequest\x12%\n\tmemory_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08memoryId\"V\n\x10OutgoingRelation\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x0e\n\x02to\x18\x02 \x01(\tR\x02to\x12\x17\n\x07\x65\x64ge_id\x18\x03 \x01(\tR\x06\x65\x64geId\"Z\n\x10IncomingRelation\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x12\n\x04\x66rom\x18\x02 \x01(\tR\x04\x66rom\x12\x17\n\x07\x65\x64ge_id\x18\x03 \x01(\tR\x06\x65\x64geId\"\x89\x01\n\x15ListRelationsResponse\x12\x37\n\x08outgoing\x18\x01 \x03(\x0b\x32\x1b.memory.v1.OutgoingRelationR\x08outgoing\x12\x37\n\x08incoming\x18\x02 \x03(\x0b\x32\x1b.memory.v1.IncomingRelationR\x08incoming\"\xca\x01\n\x11UpdateFactRequest\x12%\n\ttarget_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x08targetId\x12\'\n\tnew_title\x18\x02 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xe8\x07R\x08newTitle\x12\x1f\n\x0bnew_content\x18\x03 \x01(\tR\nnewContent\x12\x32\n\rupdate_reason\x18\x04 \x01(\tB\x08\xbaH\x05r\x03\x18\xd0\x0fH\x00R\x0cupdateReason\x88\x01\x01\x42\x10\n\x0e_update_reason\"\xb6\x01\n\x12UpdateFactResponse\x12\"\n\rold_memory_id\x18\x01 \x01(\tR\x0boldMemoryId\x12\"\n\rnew_memory_id\x18\x02 \x01(\tR\x0bnewMemoryId\x12\'\n\x0fsupersedes_edge\x18\x03 \x01(\tR\x0esupersedesEdge\x12/\n\x06memory\x18\x04 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"\x17\n\x15GetGraphSchemaRequest\"@\n\rEdgeTypeCount\x12\x19\n\x08rel_type\x18\x01 \x01(\tR\x07relType\x12\x14\n\x05\x63ount\x18\x02 \x01(\x03R\x05\x63ount\"\xea\x01\n\x0cRelationType\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n\x07inverse\x18\x02 \x01(\tR\x07inverse\x12\x1c\n\tsymmetric\x18\x03 \x01(\x08R\tsymmetric\x12!\n\x0csource_kinds\x18\x04 \x03(\tR\x0bsourceKinds\x12!\n\x0ctarget_kinds\x18\x05 \x03(\tR\x0btargetKinds\x12&\n\x0f\x61llow_self_loop\x18\x06 \x01(\x08R\rallowSelfLoop\x12 \n\x0b\x64\x65scription\x18\x07 \x01(\tR\x0b\x64\x65scription\"\xbd\x01\n\x16GetGraphSchemaResponse\x12\x14\n\x05nodes\x18\x01 \x01(\x03R\x05nodes\x12\x14\n\x05\x65\x64ges\x18\x02 \x01(\x03R\x05\x65\x64ges\x12\x37\n\nedge_types\x18\x03 \x03(\x0b\x32\x18.memory.v1.EdgeTypeCountR\tedgeTypes\x12>\n\x0erelation_types\x18\x04 \x03(\x0b\x32\x17.memory.v1.RelationTypeR\rrelationTypes2\xcd\x03\n\x0cGraphService\x12\x37\n\x04Link\x12\x16.memory.v1.LinkRequest\x1a\x17.memory.v1.LinkResponse\x12=\n\x06Unlink\x12\x18.memory.v1.UnlinkRequest\x1a\x19.memory.v1.UnlinkResponse\x12R\n\rListRelations\x12\x1f.memory.v1.ListRelationsRequest\x1a .memory.v1.ListRelationsResponse\x12I\n\nUpdateFact\x12\x1c.memory.v1.UpdateFactRequest\x1a\x1d.memory.v1.UpdateFactResponse\x12U\n\x0eGetGraphSchema\x12 .memory.v1.GetGraphSchemaRequest\x1a!.memory.v1.GetGraphSchemaResponse\x12O\n\x0cListVersions\x12\x1e.memory.v1.ListVersionsRequest\x1a\x1f.memory.v1.ListVersionsResponseB\x95\x01\n\rcom.memory.v1B\x11GraphServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memory.v1.graph_service_pb2', globals())
@@ -49,37 +49,37 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _LISTVERSIONSREQUEST._serialized_start=130
   _LISTVERSIONSREQUEST._serialized_end=231
   _MEMORYVERSION._serialized_start=234
-  _MEMORYVERSION._serialized_end=643
-  _LISTVERSIONSRESPONSE._serialized_start=645
-  _LISTVERSIONSRESPONSE._serialized_end=721
-  _LINKREQUEST._serialized_start=724
-  _LINKREQUEST._serialized_end=870
-  _LINKRESPONSE._serialized_start=872
-  _LINKRESPONSE._serialized_end=951
-  _UNLINKREQUEST._serialized_start=954
-  _UNLINKREQUEST._serialized_end=1102
-  _UNLINKRESPONSE._serialized_start=1104
-  _UNLINKRESPONSE._serialized_end=1146
-  _LISTRELATIONSREQUEST._serialized_start=1148
-  _LISTRELATIONSREQUEST._serialized_end=1209
-  _OUTGOINGRELATION._serialized_start=1211
-  _OUTGOINGRELATION._serialized_end=1297
-  _INCOMINGRELATION._serialized_start=1299
-  _INCOMINGRELATION._serialized_end=1389
-  _LISTRELATIONSRESPONSE._serialized_start=1392
-  _LISTRELATIONSRESPONSE._serialized_end=1529
-  _UPDATEFACTREQUEST._serialized_start=1532
-  _UPDATEFACTREQUEST._serialized_end=1734
-  _UPDATEFACTRESPONSE._serialized_start=1737
-  _UPDATEFACTRESPONSE._serialized_end=1919
-  _GETGRAPHSCHEMAREQUEST._serialized_start=1921
-  _GETGRAPHSCHEMAREQUEST._serialized_end=1944
-  _EDGETYPECOUNT._serialized_start=1946
-  _EDGETYPECOUNT._serialized_end=2010
-  _RELATIONTYPE._serialized_start=2013
-  _RELATIONTYPE._serialized_end=2247
-  _GETGRAPHSCHEMARESPONSE._serialized_start=2250
-  _GETGRAPHSCHEMARESPONSE._serialized_end=2439
-  _GRAPHSERVICE._serialized_start=2442
-  _GRAPHSERVICE._serialized_end=2903
+  _MEMORYVERSION._serialized_end=742
+  _LISTVERSIONSRESPONSE._serialized_start=744
+  _LISTVERSIONSRESPONSE._serialized_end=820
+  _LINKREQUEST._serialized_start=823
+  _LINKREQUEST._serialized_end=969
+  _LINKRESPONSE._serialized_start=971
+  _LINKRESPONSE._serialized_end=1050
+  _UNLINKREQUEST._serialized_start=1053
+  _UNLINKREQUEST._serialized_end=1201
+  _UNLINKRESPONSE._serialized_start=1203
+  _UNLINKRESPONSE._serialized_end=1245
+  _LISTRELATIONSREQUEST._serialized_start=1247
+  _LISTRELATIONSREQUEST._serialized_end=1308
+  _OUTGOINGRELATION._serialized_start=1310
+  _OUTGOINGRELATION._serialized_end=1396
+  _INCOMINGRELATION._serialized_start=1398
+  _INCOMINGRELATION._serialized_end=1488
+  _LISTRELATIONSRESPONSE._serialized_start=1491
+  _LISTRELATIONSRESPONSE._serialized_end=1628
+  _UPDATEFACTREQUEST._serialized_start=1631
+  _UPDATEFACTREQUEST._serialized_end=1833
+  _UPDATEFACTRESPONSE._serialized_start=1836
+  _UPDATEFACTRESPONSE._serialized_end=2018
+  _GETGRAPHSCHEMAREQUEST._serialized_start=2020
+  _GETGRAPHSCHEMAREQUEST._serialized_end=2043
+  _EDGETYPECOUNT._serialized_start=2045
+  _EDGETYPECOUNT._serialized_end=2109
+  _RELATIONTYPE._serialized_start=2112
+  _RELATIONTYPE._serialized_end=2346
+  _GETGRAPHSCHEMARESPONSE._serialized_start=2349
+  _GETGRAPHSCHEMARESPONSE._serialized_end=2538
+  _GRAPHSERVICE._serialized_start=2541
+  _GRAPHSERVICE._serialized_end=3002
 # @@protoc_insertion_point(module_scope)

@@ -88,9 +88,11 @@ class ListVersionsResponse(_message.Message):
     def __init__(self, versions: _Optional[_Iterable[_Union[MemoryVersion, _Mapping]]] = ...) -> None: ...
 
 class MemoryVersion(_message.Message):
-    __slots__ = ["content", "id", "recorded_at", "supersedes_id", "title", "update_reason", "valid_from", "valid_to"]
+    __slots__ = ["content", "id", "kind", "memory_type", "recorded_at", "supersedes_id", "title", "update_reason", "valid_from", "valid_to"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
     RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
     SUPERSEDES_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -99,13 +101,15 @@ class MemoryVersion(_message.Message):
     VALID_TO_FIELD_NUMBER: _ClassVar[int]
     content: str
     id: str
+    kind: _memory_pb2.MemoryKind
+    memory_type: _memory_pb2.MemoryType
     recorded_at: _timestamp_pb2.Timestamp
     supersedes_id: str
     title: str
     update_reason: str
     valid_from: _timestamp_pb2.Timestamp
     valid_to: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., recorded_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., supersedes_id: _Optional[str] = ..., update_reason: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., recorded_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., supersedes_id: _Optional[str] = ..., update_reason: _Optional[str] = ..., content: _Optional[str] = ..., kind: _Optional[_Union[_memory_pb2.MemoryKind, str]] = ..., memory_type: _Optional[_Union[_memory_pb2.MemoryType, str]] = ...) -> None: ...
 
 class OutgoingRelation(_message.Message):
     __slots__ = ["edge_id", "rel_type", "to"]
