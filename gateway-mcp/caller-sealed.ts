@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Small JSON values the server hands a client and reads back later (a 2025-11-25 Mcp-Session-Id, a
- * 2026-07-28 `requestState`), sealed with an HMAC keyed by the caller's own credential — the same
+ * Small, short-lived JSON values the server hands a client and reads back later (a 2026-07-28
+ * `requestState`, valid minutes), sealed with an HMAC keyed by the caller's own credential — the same
  * idea as the dashboard's CSRF token (lib/csrf-token.ts): no server secret and no storage,
  * so any gateway replica can check them, and a value minted for one token does not verify with any
  * other (the 2026-07-28 MRTR rule "bind requestState to the authenticated principal"). Integrity
- * only, not secrecy: the payload is readable base64url JSON and holds nothing private.
+ * only, not secrecy: the payload is readable base64url JSON and holds nothing private. Not for
+ * values that must outlive a token refresh (the 2025-11-25 session id: session-id.ts, ADR 0425).
  */
 function mac(purpose: string, credential: string, payload: string): string {
   return createHmac("sha256", `mcp-sealed\u0000${purpose}\u0000${credential}`)

@@ -6,6 +6,7 @@ import {
   type InitializeResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { GetSessionResponse } from "../gen/memory/v1/tenancy_service_pb.js";
 import { authenticateCaller } from "./authenticate-caller.js";
 import { JSON_RPC_CODES } from "./json-rpc-codes.js";
 import { invalidParams, JsonRpcError } from "./json-rpc-error.js";
@@ -32,6 +33,8 @@ export interface RequestContext extends ToolContext {
    * per-request `_meta`, else the MCP-Protocol-Version header's 2025 revision (absent: 2025-06-18).
    */
   readonly revision?: Revision;
+  /** Told who the caller is when the request authenticated through GetSession (initialize binds its session id). */
+  readonly onAuthenticated?: (caller: GetSessionResponse) => void;
   /**
    * Records one call of a known tool (metrics): ok, tool_error (isError result), input_required
    * (2026-07-28: the user is being asked) or error (JSON-RPC error).
@@ -108,7 +111,7 @@ export async function handleRequest(
     }
   }
 
-  await authenticateCaller(context);
+  context.onAuthenticated?.(await authenticateCaller(context));
   // MCP params are always by name; JSON-RPC's by-position arrays have no meaning here.
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
     throw invalidParams(`Invalid params for ${method}: params must be an object`);

@@ -4,11 +4,11 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { forwardedHeaders } from "../gateway-kit/credentials.js";
+import type { GetSessionResponse } from "../gen/memory/v1/tenancy_service_pb.js";
 import { GATEWAY_HEADER, MCP_GATEWAY } from "../lib/gateway-metadata.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { createOriginCheck } from "./allowed-origin.js";
 import { authenticateCaller } from "./authenticate-caller.js";
-import { seal, unseal } from "./caller-sealed.js";
 import { classifyRequest } from "./classify-request.js";
 import { discoveryDocument } from "./discovery-document.js";
 import { frameResult, handleRequest, type RequestContext } from "./handle-request.js";
@@ -28,6 +28,7 @@ import {
   supportsFormElicitation,
 } from "./protocol-revisions.js";
 import { CORE_CALL_TIMEOUT_MS, MCP_BODY_LIMIT_BYTES, MCP_PATH } from "./server-info.js";
+import { belongsTo, issueSessionId, type McpSession, readSessionId } from "./session-id.js";
 import { sseEvent } from "./sse-event.js";
 import { toJsonRpcError } from "./to-json-rpc-error.js";
 import type { UserConfirmation } from "./tools/tool-definition.js";
@@ -36,9 +37,6 @@ import {
   elicitationConfirmation,
   multiRoundTripConfirmation,
 } from "./user-confirmation.js";
-
-/** The sealing purpose of 2025-11-25 Mcp-Session-Id values (caller-sealed.ts). */
-const SESSION_PURPOSE = "session";
 
 export interface McpGatewayOptions {
   clients: CoreClients;
@@ -202,13 +200,13 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
   });
 
   app.delete(MCP_PATH, { onRequest: checkOrigin }, async (_request, reply) =>
-    // Transport "Session Management": stateless server, no session to end.
+    // Transport "Session Management": sessions hold no server state (session-id.ts), none to end.
     sendError(
       reply.header("allow", "GET, POST"),
       "json",
       null,
       invalidRequest(
-        "This server is stateless and issues no Mcp-Session-Id; there is no session to end",
+        "This server is stateless: an Mcp-Session-Id it issued holds no server state, so there is no session to end",
         405,
       ),
     ),
@@ -225,12 +223,19 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     (answer: { result?: unknown; error?: unknown } | undefined) => void
   >();
 
-  /** The 2025-11-25 session an Mcp-Session-Id stands for, if this server sealed it for this caller. */
-  const sessionOf = (request: FastifyRequest): { id: string; elicitation: boolean } | undefined => {
-    const id = request.headers["mcp-session-id"];
-    if (typeof id !== "string") return undefined;
-    const value = unseal(SESSION_PURPOSE, request.headers.authorization ?? "", id);
-    return value === undefined ? undefined : { id, elicitation: value.elicitation === true };
+  /**
+   * A session id used by a caller it was not issued to (another token or workspace): 404, as the
+   * 2025 transport answers a session it does not know; the client starts a new one with initialize.
+   */
+  const foreignSession = () =>
+    invalidRequest(
+      "Session not found: this Mcp-Session-Id was issued to another token; send initialize for a new session",
+      404,
+    );
+  /** The session is the caller's (core tells who the caller is), or the request is refused. */
+  const checkSessionOwner = async (session: McpSession, callOptions: CallOptions) => {
+    if (!belongsTo(session, await options.clients.tenancy.getSession({}, callOptions)))
+      throw foreignSession();
   };
 
   /** How this request may ask the user (ToolContext.confirmation), if at all. */
@@ -240,6 +245,7 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
     params: unknown,
     clientCapabilities: Record<string, unknown> | undefined,
     stream: ResponseStream,
+    callOptions: CallOptions,
   ): UserConfirmation | undefined => {
     const credential = request.headers.authorization ?? "";
     if (revision === MODERN_REVISION) {
@@ -251,26 +257,27 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         : undefined;
     }
     if (revision !== LATEST_LEGACY_REVISION || !acceptsEventStream(request.headers.accept)) return undefined;
-    const session = sessionOf(request);
+    const session = readSessionId(request.headers["mcp-session-id"]);
     if (!session?.elicitation) return undefined;
-    return elicitationConfirmation(
-      (method, requestParams) =>
-        new Promise((resolve) => {
-          const requestId = `elicitation-${randomUUID()}`;
-          const key = `${session.id}\u0000${requestId}`;
-          const finish = (answer: { result?: unknown; error?: unknown } | undefined) => {
-            clearTimeout(timer);
-            stopListening();
-            waitingAnswers.delete(key);
-            resolve(answer?.error === undefined ? answer?.result : undefined);
-          };
-          const timer = setTimeout(() => finish(undefined), ELICITATION_TIMEOUT_MS);
-          timer.unref();
-          const stopListening = stream.onClose(() => finish(undefined));
-          waitingAnswers.set(key, finish);
-          stream.write({ jsonrpc: "2.0", id: requestId, method, params: requestParams });
-        }),
-    );
+    return elicitationConfirmation(async (method, requestParams) => {
+      // Only when the user is to be asked: one more (cheap) core call to learn whose session it is.
+      await checkSessionOwner(session, callOptions);
+      return new Promise((resolve) => {
+        const requestId = `elicitation-${randomUUID()}`;
+        const key = `${session.id}\u0000${requestId}`;
+        const finish = (answer: { result?: unknown; error?: unknown } | undefined) => {
+          clearTimeout(timer);
+          stopListening();
+          waitingAnswers.delete(key);
+          resolve(answer?.error === undefined ? answer?.result : undefined);
+        };
+        const timer = setTimeout(() => finish(undefined), ELICITATION_TIMEOUT_MS);
+        timer.unref();
+        const stopListening = stream.onClose(() => finish(undefined));
+        waitingAnswers.set(key, finish);
+        stream.write({ jsonrpc: "2.0", id: requestId, method, params: requestParams });
+      });
+    });
   };
 
   app.post(
@@ -303,22 +310,29 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
                 message.params,
                 "clientCapabilities" in era ? era.clientCapabilities : undefined,
                 stream,
+                callOptions,
               )
             : undefined;
+        let caller: GetSessionResponse | undefined;
         const context: RequestContext = {
           clients: options.clients,
           callOptions,
           version: options.version,
           revision: era.revision,
+          onAuthenticated: (who) => {
+            caller = who;
+          },
           ...(confirmation ? { confirmation } : {}),
           ...(recordToolCall ? { recordToolCall } : {}),
         };
         if (message.kind !== "request") {
           // Transport "Sending Messages": an accepted notification or response is 202 with no body.
-          await authenticateCaller(context);
-          if (message.kind === "response") {
-            const session = sessionOf(request);
-            if (session) waitingAnswers.get(`${session.id}\u0000${String(message.id)}`)?.(message);
+          const who = await authenticateCaller(context);
+          const session = readSessionId(request.headers["mcp-session-id"]);
+          if (message.kind === "response" && session) {
+            // An answer counts only from the caller the session was issued to.
+            if (!belongsTo(session, who)) throw foreignSession();
+            waitingAnswers.get(`${session.id}\u0000${String(message.id)}`)?.(message);
           }
           return reply.code(202).send();
         }
@@ -331,19 +345,17 @@ export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, opt
         if (message.method === "initialize") {
           // 2025-11-25 with form elicitation: a session, so later requests can tell that the client
           // declared it (the 2025 handshake is the only place capabilities are stated). The id is
-          // sealed, not stored (caller-sealed.ts): any replica reads it; none is issued otherwise.
+          // bound to the caller's workspace and token, not to the bearer secret, and not stored
+          // (session-id.ts, ADR 0425): any replica reads it, a token refresh keeps it; none is
+          // issued otherwise.
           const params = message.params as { capabilities?: unknown } | undefined;
           if (
+            caller !== undefined &&
             result.protocolVersion === LATEST_LEGACY_REVISION &&
             supportsFormElicitation(params?.capabilities)
           ) {
-            reply.header(
-              "mcp-session-id",
-              seal(SESSION_PURPOSE, request.headers.authorization ?? "", {
-                revision: LATEST_LEGACY_REVISION,
-                elicitation: true,
-              }),
-            );
+            const sessionId = issueSessionId(caller, { revision: LATEST_LEGACY_REVISION, elicitation: true });
+            if (sessionId !== undefined) reply.header("mcp-session-id", sessionId);
           }
         }
         if (stream.isOpen) return stream.end({ jsonrpc: "2.0", id, result });

@@ -4,6 +4,8 @@ import { unauthenticated } from "../errors.js";
 export interface SessionView {
   readonly credential: "session" | "token";
   readonly userId?: string;
+  /** The API token, or an OAuth access token's grant (stable across refreshes); unset for sessions. */
+  readonly tokenId?: string;
   readonly email?: string;
   readonly tenantId?: string;
   readonly tenantSlug?: string;
@@ -29,7 +31,9 @@ export function sessionOf(principal: Principal): SessionView {
     ...(principal.plan ? { plan: principal.plan } : {}),
   };
   const features = principal.tenantId ? [...(principal.limits?.features ?? [])] : [];
-  if (principal.kind === "token") return { credential: "token", ...tenant, scopes, features };
+  if (principal.kind === "token") {
+    return { credential: "token", tokenId: principal.tokenId, ...tenant, scopes, features };
+  }
   return {
     credential: "session",
     userId: principal.userId,

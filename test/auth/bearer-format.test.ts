@@ -87,6 +87,8 @@ test("malformed Authorization metadata is UNAUTHENTICATED over gRPC", async (t) 
   }
   const ok = await client.getSession({}, { headers: { authorization: `Bearer ${tenant.token}` } });
   t.is(ok.tenantId, tenant.tenantId);
+  // The token it authenticated with (what an MCP session id is bound to, ADR 0425).
+  t.is(ok.tokenId, tenant.tokenId);
 });
 
 test("a token lacking the scope is 403 on REST (read-only token on a write route)", async (t) => {

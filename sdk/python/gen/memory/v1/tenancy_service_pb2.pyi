@@ -215,7 +215,7 @@ class GetSessionRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetSessionResponse(_message.Message):
-    __slots__ = ["credential", "email", "features", "plan", "scopes", "tenant_id", "tenant_slug", "user_id"]
+    __slots__ = ["credential", "email", "features", "plan", "scopes", "tenant_id", "tenant_slug", "token_id", "user_id"]
     CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
@@ -223,6 +223,7 @@ class GetSessionResponse(_message.Message):
     SCOPES_FIELD_NUMBER: _ClassVar[int]
     TENANT_ID_FIELD_NUMBER: _ClassVar[int]
     TENANT_SLUG_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     credential: str
     email: str
@@ -231,8 +232,9 @@ class GetSessionResponse(_message.Message):
     scopes: _containers.RepeatedScalarFieldContainer[Scope]
     tenant_id: str
     tenant_slug: str
+    token_id: str
     user_id: str
-    def __init__(self, user_id: _Optional[str] = ..., email: _Optional[str] = ..., tenant_id: _Optional[str] = ..., tenant_slug: _Optional[str] = ..., plan: _Optional[_Union[_memory_pb2.Plan, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., credential: _Optional[str] = ..., features: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, user_id: _Optional[str] = ..., email: _Optional[str] = ..., tenant_id: _Optional[str] = ..., tenant_slug: _Optional[str] = ..., plan: _Optional[_Union[_memory_pb2.Plan, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., credential: _Optional[str] = ..., features: _Optional[_Iterable[str]] = ..., token_id: _Optional[str] = ...) -> None: ...
 
 class ListProviderKeysRequest(_message.Message):
     __slots__ = []
