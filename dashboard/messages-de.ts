@@ -197,6 +197,40 @@ export const de: Record<MessageKey, string> = {
   stillValid: "weiterhin gültig",
   current: "diese Version",
   recent: "Neueste Erinnerungen",
+  explorerLead:
+    "Durchsuchen Sie Ihre Erinnerungen, verfolgen Sie Versionen und Beziehungen und bearbeiten Sie sie: einen Fakt aktualisieren, zwei Erinnerungen verknüpfen, eine löschen.",
+  changeReason: "Grund",
+  // explorer: editing
+  updateFact: "Diesen Fakt aktualisieren",
+  updateFactLead:
+    "Beim Speichern entsteht eine neue Version, die aktuelle wird geschlossen; der alte Text bleibt unten in der Versionsgeschichte.",
+  factTitle: "Titel",
+  factContent: "Inhalt",
+  updateReason: "Grund der Änderung",
+  updateReasonHelp: "Erscheint in der Versionsgeschichte, z. B. „nach Köln umgezogen“.",
+  saveVersion: "Neue Version speichern",
+  versionSaved: "Neue Version gespeichert. Sie steht unten mit ihrer Geschichte.",
+  addRelation: "Beziehung hinzufügen",
+  linkTarget: "Verknüpfte Erinnerung",
+  chooseMemory: "Erinnerung wählen …",
+  noLinkTargets:
+    "Suchen oder öffnen Sie zuerst eine andere Erinnerung; verknüpfen lassen sich die Erinnerungen auf dieser Seite.",
+  relationType: "Art der Beziehung",
+  typesHidden:
+    "{count} weitere Beziehungsarten passen nicht zu diesen beiden Erinnerungen (ihre Regeln verlangen an einem Ende eine andere Art von Erinnerung).",
+  link: "Verknüpfen",
+  linked: "Verknüpft: {rel} „{title}“.",
+  unlink: "Entfernen",
+  unlinkConfirm: "Die Beziehung {rel} zu „{title}“ entfernen?",
+  unlinkYes: "Ja, entfernen",
+  unlinked: "Beziehung zu „{title}“ entfernt.",
+  eraseMemory: "Diese Erinnerung löschen",
+  eraseLead:
+    "Das Löschen entfernt jede Version mit Text, Sucheinträgen und Beziehungen endgültig. Um einen Fakt zu ändern, speichern Sie stattdessen eine neue Version.",
+  eraseConfirm:
+    "„{title}“ endgültig löschen? {versions} Version(en), {chunks} Textabschnitt(e) und {edges} Beziehungskante(n) werden entfernt. Das lässt sich nicht rückgängig machen.",
+  eraseYes: "Ja, endgültig löschen",
+  erased: "„{title}“ wurde gelöscht.",
   cancelTitle: "Abonnement kündigen",
   cancelLead:
     "Kündigen Sie Ihren Vertrag hier, ohne Anmeldung. Vor dem Absenden prüfen Sie Ihre Angaben; den Eingang bestätigen wir auf der nächsten Seite und per E-Mail.",

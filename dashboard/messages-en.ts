@@ -199,6 +199,39 @@ export const en = {
   stillValid: "still valid",
   current: "this version",
   recent: "Newest memories",
+  explorerLead:
+    "Search your memories, follow their versions and relations, and edit them: update a fact, link two memories, erase one.",
+  changeReason: "reason",
+  // explorer: editing
+  updateFact: "Update this fact",
+  updateFactLead:
+    "Saving writes a new version and closes the current one; the old text stays in the history below.",
+  factTitle: "Title",
+  factContent: "Content",
+  updateReason: "Reason for the change",
+  updateReasonHelp: "Shown in the version history, e.g. “moved to Köln”.",
+  saveVersion: "Save new version",
+  versionSaved: "New version saved. It is shown below with its history.",
+  addRelation: "Add a relation",
+  linkTarget: "Related memory",
+  chooseMemory: "Choose a memory …",
+  noLinkTargets: "Search or open another memory first; memories shown on this page can be linked.",
+  relationType: "Relation type",
+  typesHidden:
+    "{count} other relation types do not fit these two memories (their rules ask for another kind of memory at one end).",
+  link: "Link",
+  linked: "Linked: {rel} “{title}”.",
+  unlink: "Remove",
+  unlinkConfirm: "Remove the relation {rel} to “{title}”?",
+  unlinkYes: "Yes, remove",
+  unlinked: "Relation to “{title}” removed.",
+  eraseMemory: "Erase this memory",
+  eraseLead:
+    "Erasing removes every version, its text, search entries and relations for good. To change a fact, save a new version instead.",
+  eraseConfirm:
+    "Erase “{title}” for good? {versions} version(s), {chunks} text chunk(s) and {edges} relation edge(s) will be removed. This cannot be undone.",
+  eraseYes: "Yes, erase for good",
+  erased: "“{title}” was erased.",
   // cancellation
   cancelTitle: "Cancel a subscription",
   cancelLead:

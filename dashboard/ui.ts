@@ -41,6 +41,31 @@ export function Field(props: {
   );
 }
 
+/** A labelled multi-line text field (a memory's content). */
+export function TextArea(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  name: string;
+  rows?: number;
+  required?: boolean;
+}): ComponentChildren {
+  const [id] = useState(() => `f${++fieldCounter}`);
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, props.label),
+    h("textarea", {
+      id,
+      name: props.name,
+      rows: props.rows ?? 6,
+      value: props.value,
+      required: props.required ?? false,
+      onInput: (event: Event) => props.onInput((event.currentTarget as HTMLTextAreaElement).value),
+    }),
+  );
+}
+
 /** A labelled select. */
 export function Select(props: {
   label: string;

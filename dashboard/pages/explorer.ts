@@ -2,9 +2,11 @@ import { type ComponentChildren, h } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
-import { ErrorNotice, Field, PageHead } from "../ui.js";
+import { ConfirmButton, ErrorNotice, Field, Notice, PageHead } from "../ui.js";
+import { currentVersion, EraseMemory, FactEditor, LINEAGE_TYPES, LinkEditor } from "./memory-editing.js";
 import {
   label,
+  type Neighbour,
   neighbours,
   RelationGraph,
   type Relations,
@@ -53,38 +55,83 @@ function why(e: Explanation): string {
   return parts.join(" · ");
 }
 
-function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): ComponentChildren {
+/** One unlink button per relation type to a neighbour (lineage types are history, never unlinked). */
+function UnlinkButtons(props: {
+  id: string;
+  neighbour: Neighbour;
+  onUnlinked: () => void;
+  onError: (e: unknown) => void;
+}): ComponentChildren {
+  const { neighbour: n } = props;
+  const outgoing = n.out.length > 0;
+  const types = (outgoing ? n.out : n.in).filter((rel) => !LINEAGE_TYPES.has(rel));
+  return types.map((rel) =>
+    h(ConfirmButton, {
+      key: rel,
+      label: t("unlink"),
+      object: `${rel} ${label(n.other)}`,
+      question: t("unlinkConfirm", { rel, title: label(n.other) }),
+      yes: t("unlinkYes"),
+      onConfirm: async () => {
+        const [from, to] = outgoing ? [props.id, n.other] : [n.other, props.id];
+        const query = new URLSearchParams({ fromId: from, toId: to, relType: rel });
+        try {
+          await api("DELETE", `/api/relations?${query.toString()}`);
+          props.onUnlinked();
+        } catch (e) {
+          props.onError(e);
+        }
+      },
+    }),
+  );
+}
+
+function MemoryDetail(props: {
+  id: string;
+  onSelect: (id: string) => void;
+  /** Memories the page has seen: the link form's targets. */
+  known: readonly string[];
+  /** The fact is gone: its title and the ids of all its versions. */
+  onErased: (title: string, ids: readonly string[]) => void;
+}): ComponentChildren {
   const [relations, setRelations] = useState<Relations | undefined>();
   const [versions, setVersions] = useState<Version[] | undefined>();
   const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string | undefined>();
+  // Bumped after a link or unlink: the relations are read again.
+  const [linkEpoch, setLinkEpoch] = useState(0);
   useEffect(() => {
-    setRelations(undefined);
     setVersions(undefined);
+    setError(undefined);
     const id = encodeURIComponent(props.id);
-    api<Relations>("GET", `/api/memory/${id}/relations`)
-      .then(setRelations)
-      .catch((e: unknown) => setError(e));
-    api<{ versions: Version[] }>("GET", `/api/memory/${id}/versions`)
+    // With the full text: the edit box starts with the current version's content.
+    api<{ versions: Version[] }>("GET", `/api/memory/${id}/versions?content=true`)
       .then((r) => {
         for (const v of r.versions) titles.set(v.id, v.title);
         setVersions(r.versions);
       })
       .catch((e: unknown) => setError(e));
   }, [props.id]);
+  useEffect(() => {
+    api<Relations>("GET", `/api/memory/${encodeURIComponent(props.id)}/relations`)
+      .then(setRelations)
+      .catch((e: unknown) => setError(e));
+  }, [props.id, linkEpoch]);
+  const relinked = (message: string) => {
+    setNotice(message);
+    setLinkEpoch((n) => n + 1);
+  };
   // One entry per neighbour: a link's inverse edge is not listed again (memory-graphs.ts).
-  const all = relations
-    ? neighbours(relations).map((n) => ({
-        rel: relationLabel(n),
-        other: n.other,
-        arrow: n.out.length > 0 ? "→" : "←",
-      }))
-    : [];
+  const all = relations ? neighbours(relations) : [];
+  const current = versions ? currentVersion(versions) : undefined;
+  const lineage = new Set(versions?.map((v) => v.id) ?? []);
   return h(
     "article",
     { class: "card", "aria-live": "polite", "data-testid": "memory-detail" },
     h("h2", null, label(props.id)),
     h("p", { class: "help" }, h("code", null, props.id)),
     error ? h(ErrorNotice, { error }) : null,
+    notice ? h(Notice, { kind: "info" }, notice) : null,
     h("h3", null, t("versions")),
     versions
       ? h(
@@ -112,7 +159,7 @@ function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): Co
                     v.validTo ? `${t("validTo")} ${formatTime(v.validTo)}` : t("stillValid")
                   }; ${t("recordedAt")} ${formatTime(v.recordedAt)}`,
                   v.supersedesId ? ` · SUPERSEDES ${label(v.supersedesId)}` : "",
-                  v.updateReason ? ` · ${v.updateReason}` : "",
+                  v.updateReason ? ` · ${t("changeReason")}: ${v.updateReason}` : "",
                 ),
               ),
             ),
@@ -130,21 +177,47 @@ function MemoryDetail(props: { id: string; onSelect: (id: string) => void }): Co
             h(
               "ul",
               { class: "relations" },
-              all.map((r) =>
+              all.map((n) =>
                 h(
                   "li",
-                  { key: r.other },
-                  `${r.arrow} ${r.rel} `,
+                  { key: n.other, "data-neighbour": n.other },
+                  `${n.out.length > 0 ? "→" : "←"} ${relationLabel(n)} `,
                   h(
                     "button",
-                    { type: "button", class: "link", onClick: () => props.onSelect(r.other) },
-                    label(r.other),
+                    { type: "button", class: "link", onClick: () => props.onSelect(n.other) },
+                    label(n.other),
                   ),
+                  h(UnlinkButtons, {
+                    id: props.id,
+                    neighbour: n,
+                    onUnlinked: () => relinked(t("unlinked", { title: label(n.other) })),
+                    onError: setError,
+                  }),
                 ),
               ),
             ),
           )
       : h("p", null, t("loading")),
+    current
+      ? h(
+          "div",
+          { class: "editing" },
+          h(FactEditor, {
+            current,
+            onSaved: (newId) => {
+              setNotice(t("versionSaved"));
+              props.onSelect(newId);
+            },
+          }),
+          h(LinkEditor, {
+            id: current.id,
+            source: { kind: current.kind, memoryType: current.memoryType },
+            candidates: props.known.filter((id) => !lineage.has(id)),
+            onLinked: relinked,
+          }),
+          h(EraseMemory, { id: current.id, onErased: (title) => props.onErased(title, [...lineage]) }),
+        )
+      : null,
   );
 }
 
@@ -156,6 +229,9 @@ export function ExplorerPage(): ComponentChildren {
   const [recent, setRecent] = useState<RecentItem[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
+  const [erased, setErased] = useState<string | undefined>();
+  // Bumped after an edit: the newest list is read again.
+  const [epoch, setEpoch] = useState(0);
   useEffect(() => {
     api<{ items: RecentItem[] }>("GET", "/api/memory/recent?k=10")
       .then((r) => {
@@ -163,7 +239,14 @@ export function ExplorerPage(): ComponentChildren {
         setRecent(r.items);
       })
       .catch((e: unknown) => setError(e));
-  }, []);
+  }, [epoch]);
+  const select = (id: string) => {
+    setErased(undefined);
+    setSelected(id);
+    setEpoch((n) => n + 1);
+  };
+  // The link form's targets: every memory the page shows, once.
+  const known = [...new Set([...(hits ?? []).map((hit) => hit.memoryId), ...recent.map((item) => item.id)])];
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
@@ -183,8 +266,9 @@ export function ExplorerPage(): ComponentChildren {
   return h(
     "section",
     null,
-    h(PageHead, { title: t("explorerTitle") }),
+    h(PageHead, { title: t("explorerTitle"), lead: t("explorerLead") }),
     error ? h(ErrorNotice, { error }) : null,
+    erased ? h(Notice, { kind: "info" }, t("erased", { title: erased })) : null,
     h(
       "form",
       { class: "card search", role: "search", onSubmit: submit },
@@ -254,7 +338,20 @@ export function ExplorerPage(): ComponentChildren {
               ),
             ),
           ),
-    selected ? h(MemoryDetail, { id: selected, onSelect: setSelected }) : null,
+    selected
+      ? h(MemoryDetail, {
+          id: selected,
+          onSelect: select,
+          known,
+          onErased: (title: string, ids: readonly string[]) => {
+            // Gone everywhere: the detail closes, hits and the newest list no longer show it.
+            setSelected(undefined);
+            setHits((old) => old?.filter((hit) => !ids.includes(hit.memoryId)));
+            setErased(title);
+            setEpoch((n) => n + 1);
+          },
+        })
+      : null,
     recent.length > 0
       ? h(
           "div",

@@ -162,6 +162,11 @@ export interface Version {
   recordedAt: string;
   supersedesId: string | null;
   updateReason: string | null;
+  /** document or entry, and the memory type: what the relation registry's shape rules look at. */
+  kind: string;
+  memoryType: string;
+  /** The full text, when asked for with ?content=true. */
+  content?: string;
 }
 
 /**
