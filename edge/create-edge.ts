@@ -14,6 +14,7 @@ import { type Logger, markRequestBound } from "../config/logger.js";
 import { acceptRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../config/request-context.js";
 import type { CoreClients } from "../gateway-kit/core-clients.js";
 import { mcpGateway } from "../gateway-mcp/mcp-gateway.js";
+import { MCP_EXPOSED_HEADERS } from "../gateway-mcp/server-info.js";
 import { oauthGateway } from "../gateway-oauth/oauth-gateway.js";
 import { toHttpError } from "../gateway-rest/http-errors.js";
 import { registerOpenApi } from "../gateway-rest/openapi.js";
@@ -177,7 +178,13 @@ export async function createEdge(options: EdgeOptions): Promise<FastifyInstance>
 
   await app.register(cookie);
   if (options.corsOrigins.length > 0) {
-    await app.register(cors, { origin: [...options.corsOrigins], credentials: true });
+    // Request headers are reflected from the preflight (Authorization, MCP-Protocol-Version,
+    // Mcp-Session-Id, …); the MCP response headers a page needs are exposed.
+    await app.register(cors, {
+      origin: [...options.corsOrigins],
+      credentials: true,
+      exposedHeaders: [...MCP_EXPOSED_HEADERS],
+    });
   }
   await app.register(compress, { threshold: 1024, global: true });
 

@@ -19,6 +19,13 @@ export const SERVER_TITLE = "Memory service";
  */
 export const MCP_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Response headers a browser page on an allowed origin (CORS_ORIGINS) must be able to read from the
+ * endpoint (Access-Control-Expose-Headers): the session id to send back, the 401/403 challenge that
+ * starts (step-up) authorization, and how long to wait after a 429. The CORS safelist has none.
+ */
+export const MCP_EXPOSED_HEADERS = ["Mcp-Session-Id", "WWW-Authenticate", "Retry-After"] as const;
+
 /** A core call that has not answered within this is given up (-32006, spec 504 class). */
 export const CORE_CALL_TIMEOUT_MS = 30_000;
 

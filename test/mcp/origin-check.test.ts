@@ -67,3 +67,29 @@ test("the protected-resource metadata stays public for any origin (CORS *)", asy
   t.is(res.status, 200);
   t.like(await res.json(), { resource: `${PUBLIC_URL}/api/mcp/v1` });
 });
+
+test("CORS: a configured origin's preflight is allowed and the answer exposes the MCP headers a page must read", async (t) => {
+  const preflight = await fetch(`${service.httpUrl}/api/mcp/v1`, {
+    method: "OPTIONS",
+    headers: {
+      origin: CONFIGURED,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type, mcp-protocol-version, mcp-session-id",
+    },
+  });
+  t.is(preflight.status, 204);
+  t.is(preflight.headers.get("access-control-allow-origin"), CONFIGURED);
+  t.regex(preflight.headers.get("access-control-allow-headers") ?? "", /mcp-session-id/);
+  // Every answer of the endpoint carries them, the 401 challenge among them.
+  for (const token of [tenant.token, undefined]) {
+    const answer = await postMcp(service.httpUrl, rpc("tools/list"), {
+      token,
+      headers: { origin: CONFIGURED },
+    });
+    t.is(answer.status, token ? 200 : 401);
+    t.is(answer.headers.get("access-control-allow-origin"), CONFIGURED);
+    const exposed = (answer.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/);
+    for (const name of ["mcp-session-id", "www-authenticate", "retry-after"])
+      t.true(exposed.includes(name), name);
+  }
+});
