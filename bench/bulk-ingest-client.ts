@@ -13,7 +13,8 @@ import { ingestClient } from "../test/ingest/ingest-test-kit.js";
 // {grpcUrl, token, contents, concurrency, client, batch} as JSON from stdin, stores content i as
 // "Notiz i" through IngestService.StoreMemory from `concurrency` callers — or, with `batch` > 1,
 // through IngestService.StoreMemories in batches of that many entries (connect client) — and prints
-// START when its calls begin, then {chunks, ms, cpuMs} (its own CPU during the calls) as one JSON line.
+// START when its calls begin, then {chunks, ms, cpuMs, marks} (its own CPU during the calls; the time
+// at every 10,000 stored memories) as one JSON line.
 // `client`: "connect" (@connectrpc/connect-node, the default) or "grpc-js" (@grpc/grpc-js, the official
 // gRPC library) — on a shared 2-core machine the client's own CPU is taken from the service.
 
@@ -56,12 +57,24 @@ for await (const part of process.stdin) input += String(part);
 const job = JSON.parse(input) as Job;
 let chunks = 0;
 let next = 0;
+// Progress marks every 10,000 stored memories (issue 46: the rate must not fall as the workspace grows).
+const MARK_EVERY = 10_000;
+const marks: { memories: number; ms: number }[] = [];
+let stored = 0;
+let started = 0;
+function count(n: number): void {
+  const before = Math.floor(stored / MARK_EVERY);
+  stored += n;
+  if (Math.floor(stored / MARK_EVERY) > before)
+    marks.push({ memories: stored, ms: performance.now() - started });
+}
 
 /** One caller storing entry after entry through StoreMemory. */
 async function storeOneByOne(store: Store): Promise<void> {
   for (let i = next++; i < job.contents.length; i = next++) {
     const { memory } = await store({ title: `Notiz ${i}`, content: job.contents[i] ?? "" });
     chunks += memory?.chunksWritten ?? 0;
+    count(1);
   }
 }
 
@@ -78,6 +91,7 @@ async function storeInBatches(batch: number): Promise<void> {
       if (outcome.case !== "memory") throw new Error(`entry refused: ${outcome.value?.message}`);
       chunks += outcome.value.chunksWritten;
     }
+    count(memories.length);
   }
 }
 
@@ -86,11 +100,11 @@ const store = job.client === "grpc-js" ? grpcJsStore(job) : connectStore(job);
 // The parent takes its CPU snapshots between this line and the result line.
 process.stdout.write("START\n");
 const cpuBefore = process.cpuUsage();
-const started = performance.now();
+started = performance.now();
 await Promise.all(
   Array.from({ length: job.concurrency }, () => (batch > 1 ? storeInBatches(batch) : storeOneByOne(store))),
 );
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
-process.stdout.write(`${JSON.stringify({ chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+process.stdout.write(`${JSON.stringify({ chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000, marks })}\n`);
 process.exit(0);

@@ -68,8 +68,45 @@ export interface BulkIngestResult extends TableOnDisk {
   /** End-to-end time over raw embedder time on the same chunk texts, in percent. */
   readonly overheadPercent: number;
   readonly cpuPerMemory: LoadCpu;
+  /** The rate over the first 10,000 memories against the rest of the load (loads of 20,000 and more). */
+  readonly growingRate?: {
+    readonly firstMemoriesPerSecond: number;
+    readonly laterMemoriesPerSecond: number;
+    readonly from: number;
+    readonly to: number;
+    readonly retained: number;
+    readonly marks: readonly { readonly memories: number; readonly seconds: number }[];
+  };
   /** The table once the worker's settling maintenance ran after the load (SETTLE_AFTER_MS). */
   readonly settled: TableOnDisk & { readonly afterMs: number };
+}
+
+/** The client's clock when the workspace held `memories` of the load's memories. */
+export interface ProgressMark {
+  readonly memories: number;
+  readonly ms: number;
+}
+
+/**
+ * Memories per second over the first 10,000 and from there to the end, and the second over the first
+ * (issue 46 item 4: ≥ 0.8 from 10k to 100k). Empty below 20,000 memories (no second segment).
+ */
+function rateAsItGrows(marks: readonly ProgressMark[]): Partial<Pick<BulkIngestResult, "growingRate">> {
+  const first = marks[0];
+  const last = marks.at(-1);
+  if (first === undefined || last === undefined || last.memories - first.memories < 10_000) return {};
+  const firstRate = first.memories / (first.ms / 1000);
+  const laterRate = (last.memories - first.memories) / ((last.ms - first.ms) / 1000);
+  return {
+    growingRate: {
+      firstMemoriesPerSecond: Math.round(firstRate),
+      laterMemoriesPerSecond: Math.round(laterRate),
+      from: first.memories,
+      to: last.memories,
+      retained: Math.round((laterRate / firstRate) * 100) / 100,
+      marks: marks.map((m) => ({ memories: m.memories, seconds: Math.round(m.ms / 100) / 10 })),
+    },
+  };
 }
 
 async function bytesUnder(dir: string): Promise<{ bytes: number; files: number }> {
@@ -100,7 +137,7 @@ async function runClient(job: {
   contents: readonly string[];
   concurrency: number;
   batch: number;
-}): Promise<{ chunks: number; ms: number; cpu: LoadCpu }> {
+}): Promise<{ chunks: number; ms: number; cpu: LoadCpu; marks: readonly ProgressMark[] }> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/bulk-ingest-client.ts"], {
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -114,7 +151,12 @@ async function runClient(job: {
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   if (code !== 0 || !before) throw new Error(`the bulk-ingest client exited with ${code}`);
   const after = await cpuSnapshot(process.pid);
-  const result = JSON.parse(out.slice("START\n".length)) as { chunks: number; ms: number; cpuMs: number };
+  const result = JSON.parse(out.slice("START\n".length)) as {
+    chunks: number;
+    ms: number;
+    cpuMs: number;
+    marks: ProgressMark[];
+  };
   const { serviceMs, postgresMs, machineBusyShare, threadsMs } = cpuPerRequest(
     await before,
     after,
@@ -125,6 +167,7 @@ async function runClient(job: {
     chunks: result.chunks,
     ms: result.ms,
     cpu: { serviceMs, serviceThreadsMs: threadsMs, postgresMs, clientMs, machineBusyShare },
+    marks: result.marks,
   };
 }
 
@@ -140,7 +183,7 @@ export async function measureBulkIngest(
     const tenant = await service.createTenant({
       limitsOverride: { requestsPerMinutePerToken: 100_000_000, memoryLimit: null },
     });
-    const { chunks, ms, cpu } = await runClient({
+    const { chunks, ms, cpu, marks } = await runClient({
       grpcUrl: service.grpcUrl,
       token: tenant.token,
       contents: texts,
@@ -191,6 +234,7 @@ export async function measureBulkIngest(
       rawEmbedChunksPerSecond: Math.round((chunkTexts.length / rawMs) * 1000),
       overheadPercent: Math.round(((ms - rawMs) / rawMs) * 100),
       cpuPerMemory: cpu,
+      ...rateAsItGrows(marks),
       ...right,
       settled: { afterMs: settledAfterMs, ...settled },
     };

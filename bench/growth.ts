@@ -13,9 +13,11 @@
  * worker would, then recall latency (in process, settled) p50/p95.
  *
  *   npm run bench:growth -- [--sizes 10000,100000,300000] [--questions 250] [--database-url URL]
+ *                           [--dump-dir DIR]   (each size's channels as a bench:fusion set)
  *
  * Writes bench/results/growth.json (`--out`).
  */
+import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -26,6 +28,7 @@ import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { sampleQueries } from "./eval/sample-queries.js";
 import { startEvalCore } from "./eval/start-eval-core.js";
 import { insertIndexedEntries } from "./fill-synthetic-memories.js";
+import { type RecordedSet, recordQuery } from "./fusion/record-channels.js";
 import { loadSyntheticCorpus } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -37,6 +40,9 @@ const { values } = parseArgs({
     "eval-dir": { type: "string", default: "../shared/eval" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
     out: { type: "string", default: "growth" },
+    // Where to write each size's recorded channels (bench:fusion's format: a set per size, compared
+    // offline with \`npm run bench:fusion -- --from DIR\`).
+    "dump-dir": { type: "string" },
     env: { type: "string", multiple: true, default: [] },
   },
 });
@@ -66,7 +72,13 @@ const dataset = await readEvalDataset(join(values["eval-dir"], "xquad_de"));
 const paragraphIndex = new Map(dataset.documents.map((d, i) => [d.id, i]));
 const questions = sampleQueries(dataset.queries, Number(values.questions), "growth").map((q) => {
   const relevant = [...q.relevant][0] ?? "";
-  return { text: q.text, paragraph: paragraphIndex.get(relevant) ?? -1 };
+  return {
+    text: q.text,
+    paragraph: paragraphIndex.get(relevant) ?? -1,
+    id: q.id,
+    lang: q.lang,
+    relevant: q.relevant,
+  };
 });
 const corpus = await loadSyntheticCorpus(values["eval-dir"]);
 if (corpus.originalCount !== dataset.documents.length) throw new Error("corpus and dataset disagree");
@@ -233,6 +245,26 @@ async function measure(size: number, fillMs: number) {
   return result;
 }
 
+/** Records every question's channels at this size as a bench:fusion set (growth-<size>.json). */
+async function dumpChannels(size: number, dir: string): Promise<void> {
+  const docOf = (memoryId: string) => {
+    const ordinal = chunkOrdinal.get(memoryId) ?? -1;
+    return ordinal >= 0 && ordinal < corpus.originalCount
+      ? (dataset.documents[ordinal]?.id ?? memoryId)
+      : `synthetic-${ordinal}`;
+  };
+  const queries = [];
+  for (const q of questions) queries.push(await recordQuery(core, tenantId, q, docOf));
+  const set: RecordedSet = {
+    dataset: `growth-${size}`,
+    embedder: embedder.id,
+    reranker: core.models.reranker?.id ?? "none",
+    queries,
+  };
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `growth-${size}.json`), JSON.stringify(set));
+}
+
 const results = [];
 let filled = 0;
 try {
@@ -241,6 +273,7 @@ try {
     const fillMs = await fillTo(filled, size);
     filled = size;
     results.push(await measure(size, fillMs));
+    if (values["dump-dir"] !== undefined) await dumpChannels(size, values["dump-dir"]);
   }
 } finally {
   await core.stop();

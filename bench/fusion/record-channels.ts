@@ -47,8 +47,7 @@ const memoryLevel = <H extends { memoryId: string }>(hits: readonly H[]) => {
 
 /**
  * Ingests a set through the real ingest path and records, per query, the two channels exactly as
- * runRecall gets them (searchFulltext in a tenant snapshot, searchVectors, depth 50, hydrated), and the
- * reranker's score of every candidate.
+ * runRecall gets them (recordQuery), and the reranker's score of every candidate.
  */
 export async function recordChannels(
   core: EvalCore,
@@ -57,76 +56,87 @@ export async function recordChannels(
   depth = 50,
 ): Promise<RecordedSet> {
   const { tenants, docsOf } = await ingestEvalDataset(core, dataset);
-  const reranker = core.models.reranker;
   const recorded: RecordedQuery[] = [];
   for (const query of queries) {
     const tenant = tenants.get(query.group);
     if (tenant === undefined) continue;
-    const vectorHits = await searchVectors(
-      core.storage.vectors,
-      core.models.embedder,
-      tenant.tenantId,
-      query.text,
-      depth,
-      undefined,
-    );
-    const { fulltext, chunks } = await withTenantSnapshot(core.storage.db, tenant.tenantId, async (tx) => {
-      const fulltext = await searchFulltext(tx, tenant.tenantId, {
-        query: query.text,
-        depth,
-        lexicon: core.lexicon,
-      });
-      const ids = [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])];
-      return { fulltext, chunks: await readCandidateChunks(tx, tenant.tenantId, ids, undefined) };
-    });
     const doc = (memoryId: string) => toDocumentIds([memoryId], docsOf, query.relevant)[0] ?? memoryId;
-    const ft = memoryLevel(
-      fulltext.hits.flatMap((h) => {
-        const c = chunks.get(h.chunkId);
-        return c === undefined
-          ? []
-          : [{ memoryId: c.memoryId, chunkId: h.chunkId, doc: doc(c.memoryId), value: h.score }];
-      }),
-    );
-    const vec = memoryLevel(
-      vectorHits
-        .filter((h) => chunks.has(h.chunkId))
-        .map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, doc: doc(h.memoryId), value: h.distance })),
-    );
-    const candidates = memoryLevel([...ft, ...vec]).flatMap((h) => {
-      const c = chunks.get(h.chunkId);
-      return c === undefined ? [] : [c];
-    });
-    const scores =
-      reranker === undefined
-        ? []
-        : await reranker.rerank(
-            query.text,
-            candidates.map((c) => ({
-              id: c.memoryId,
-              title: c.title,
-              text: c.content,
-              memoryType: c.memoryType,
-              createdAt: c.createdAt,
-            })),
-          );
-    recorded.push({
-      id: query.id,
-      lang: query.lang,
-      relevant: [...query.relevant],
-      maxScore: fulltext.maxScore,
-      coverage: fulltext.coverage,
-      fulltext: ft,
-      vector: vec,
-      rerank: Object.fromEntries(candidates.map((c, i) => [c.memoryId, scores[i] ?? 0])),
-      text: query.text,
-      words: Object.fromEntries(candidates.map((c) => [c.memoryId, c.content.split(/\s+/u).length])),
-    });
+    recorded.push(await recordQuery(core, tenant.tenantId, query, doc, depth));
   }
   return {
     dataset: dataset.name,
     embedder: core.models.embedder.id,
-    reranker: reranker?.id ?? "none",
+    reranker: core.models.reranker?.id ?? "none",
     queries: recorded,
+  };
+}
+
+/**
+ * One query's two channels exactly as runRecall gets them (searchFulltext in a tenant snapshot,
+ * searchVectors, depth 50, hydrated), and the reranker's score of every candidate; `doc` names the
+ * evaluation document a memory is.
+ */
+export async function recordQuery(
+  core: EvalCore,
+  tenantId: string,
+  query: Pick<EvalQuery, "id" | "lang" | "relevant" | "text">,
+  doc: (memoryId: string) => string,
+  depth = 50,
+): Promise<RecordedQuery> {
+  const reranker = core.models.reranker;
+  const vectorHits = await searchVectors(
+    core.storage.vectors,
+    core.models.embedder,
+    tenantId,
+    query.text,
+    depth,
+    undefined,
+  );
+  const { fulltext, chunks } = await withTenantSnapshot(core.storage.db, tenantId, async (tx) => {
+    const fulltext = await searchFulltext(tx, tenantId, { query: query.text, depth, lexicon: core.lexicon });
+    const ids = [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])];
+    return { fulltext, chunks: await readCandidateChunks(tx, tenantId, ids, undefined) };
+  });
+  const ft = memoryLevel(
+    fulltext.hits.flatMap((h) => {
+      const c = chunks.get(h.chunkId);
+      return c === undefined
+        ? []
+        : [{ memoryId: c.memoryId, chunkId: h.chunkId, doc: doc(c.memoryId), value: h.score }];
+    }),
+  );
+  const vec = memoryLevel(
+    vectorHits
+      .filter((h) => chunks.has(h.chunkId))
+      .map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, doc: doc(h.memoryId), value: h.distance })),
+  );
+  const candidates = memoryLevel([...ft, ...vec]).flatMap((h) => {
+    const c = chunks.get(h.chunkId);
+    return c === undefined ? [] : [c];
+  });
+  const scores =
+    reranker === undefined
+      ? []
+      : await reranker.rerank(
+          query.text,
+          candidates.map((c) => ({
+            id: c.memoryId,
+            title: c.title,
+            text: c.content,
+            memoryType: c.memoryType,
+            createdAt: c.createdAt,
+          })),
+        );
+  return {
+    id: query.id,
+    lang: query.lang,
+    relevant: [...query.relevant],
+    maxScore: fulltext.maxScore,
+    coverage: fulltext.coverage,
+    fulltext: ft,
+    vector: vec,
+    rerank: Object.fromEntries(candidates.map((c, i) => [c.memoryId, scores[i] ?? 0])),
+    text: query.text,
+    words: Object.fromEntries(candidates.map((c) => [c.memoryId, c.content.split(/\s+/u).length])),
   };
 }
