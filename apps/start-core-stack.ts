@@ -3,7 +3,7 @@ import type { Logger } from "../config/logger.js";
 import { type Core, createCore } from "../core/create-core.js";
 import { loadModels, type Models } from "../core/models/load-models.js";
 import { readHotList } from "../core/recall/bm25/hot-list.js";
-import { warmHotVectorsEarly } from "../core/recall/warm-workspaces.js";
+import { waitForFirstWarm, warmHotVectorsEarly } from "../core/recall/warm-workspaces.js";
 import { type GrpcServer, startGrpcServer } from "../core/server.js";
 import { type Storage, startStorage } from "../core/start-storage.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
@@ -94,6 +94,12 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     metrics,
   });
   shutdown.push(() => core.close());
+  // A restarted process takes calls once its hottest workspaces are warm, or after STARTUP_WARM_MS
+  // whatever is still loading (ADR 0495): their first recalls then cost what later ones do.
+  if (core.warmUp) {
+    const { ms, ready } = await waitForFirstWarm(core.warmUp, config.startupWarmMs);
+    if (ms > 0) logger.info({ ms, ready }, "hottest workspaces warmed before listening");
+  }
   const grpc = await startGrpcServer({
     routes: core.routes,
     interceptors: core.interceptors,

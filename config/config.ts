@@ -135,6 +135,9 @@ const envSchema = z.object({
   // its older name, from when the BM25 indexes had a budget of their own.
   WORKSPACE_STATE_BUDGET_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
   BM25_INDEX_BUDGET_MB: z.coerce.number().int().min(1).max(1_048_576).optional(),
+  // ADR 0495: after a restart, how long a core waits for its hottest workspaces to be warm before it
+  // listens (0: listen at once).
+  STARTUP_WARM_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   // Price ids of Stripe, one per paid plan and billing period (price_…).
@@ -231,6 +234,8 @@ export interface Config {
    * cache of ANN indexes (half the budget).
    */
   readonly workspaceState: { readonly budgetBytes: number; readonly vectorIndexCacheBytes: number };
+  /** STARTUP_WARM_MS: the longest a restarted core waits for its hottest workspaces before listening. */
+  readonly startupWarmMs: number;
   /** Payments through Stripe; unset: "payments not configured" (503 on the billing routes). */
   readonly stripe?: StripeConfig;
   /** Onboarding grants this plan without payment (self-hosting); unset: the spec's behaviour. */
@@ -430,6 +435,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     coreTimeoutMs: env.CORE_TIMEOUT_MS,
     bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },
     workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
+    startupWarmMs: env.STARTUP_WARM_MS,
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
     webhooks: {

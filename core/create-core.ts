@@ -43,7 +43,7 @@ import type { Reranker } from "./models/reranker.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import { createRecallLogWriter } from "./recall/recall-log-writer.js";
 import { createRecallService } from "./recall/recall-service.js";
-import { warmWorkspaces } from "./recall/warm-workspaces.js";
+import { type WarmUp, warmWorkspaces } from "./recall/warm-workspaces.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
 import { embeddingSpaceCheck } from "./status/embedding-space-check.js";
@@ -123,6 +123,8 @@ export interface Core {
   readonly authenticator: Authenticator;
   /** The process's derived BM25 indexes (undefined with BM25_INDEX=sql); closed by `close`. */
   readonly bm25Index: Bm25IndexCache | undefined;
+  /** The warm-up of the last run's hot list (undefined with BM25_INDEX=sql). */
+  readonly warmUp: WarmUp | undefined;
   /**
    * On shutdown, after the servers stopped taking calls and before the database closes: writes the
    * recall latencies still pending and drops the BM25 indexes.
@@ -339,6 +341,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     authenticator,
     bm25Index,
+    warmUp,
     async close() {
       warmUp?.stop();
       await recallLog.flush();

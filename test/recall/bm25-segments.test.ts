@@ -5,7 +5,7 @@ import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
-import { warmWorkspaces } from "../../core/recall/warm-workspaces.js";
+import { type WarmUp, waitForFirstWarm, warmWorkspaces } from "../../core/recall/warm-workspaces.js";
 import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { findWithIndex, insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
@@ -140,6 +140,10 @@ test("a restart warms the last run's hot workspaces from their files before any 
       budget: undefined,
       logger: createLogger("silent"),
     });
+    // What a starting process waits for before it listens (ADR 0495): the list's first workspaces.
+    const waited = await waitForFirstWarm(warmUp, 10_000);
+    t.true(waited.ready, "the hot list's first workspaces were warm within the limit");
+    t.truthy(second.peek(hot), "held before the process takes calls");
     await warmUp.done;
     t.truthy(second.peek(hot), "held before its first recall");
     t.is(second.stats().builds, 0);
@@ -150,4 +154,23 @@ test("a restart warms the last run's hot workspaces from their files before any 
     await rm(vectorDir, { recursive: true, force: true });
     await rm(own, { recursive: true, force: true });
   }
+});
+
+test("the wait before listening is bounded: a warm-up still under way at the limit does not hold the start", async (t) => {
+  // A warm-up whose first workspaces never finish (a stuck disk): the start goes on after the limit.
+  const stuck: WarmUp = {
+    stop: () => undefined,
+    done: new Promise(() => undefined),
+    first: new Promise(() => undefined),
+  };
+  const started = performance.now();
+  const waited = await waitForFirstWarm(stuck, 200);
+  t.false(waited.ready);
+  t.true(performance.now() - started >= 190, "waited the limit");
+  t.deepEqual(await waitForFirstWarm(stuck, 0), { ms: 0, ready: false }, "0: listen at once");
+  t.deepEqual(
+    await waitForFirstWarm(undefined, 5_000),
+    { ms: 0, ready: true },
+    "no warm-up (BM25_INDEX=sql)",
+  );
 });
