@@ -122,6 +122,24 @@ const hidden = (fields: Readonly<Record<string, string>>): string =>
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join("");
 
+/**
+ * Characters that can make a name read as another: controls, and the bidirectional formatting
+ * characters (U+061C, U+200E/F, U+202A–202E, U+2066–2069) that reorder what follows them.
+ */
+const DECEPTIVE = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/**
+ * How the pages name a client: its self-chosen name cleaned of deceptive characters, beside a host
+ * the user can check. For a client ID metadata document that host is the client_id URL's — the one
+ * thing about it the server verified (the draft's "OAuth Phishing Attacks": show the hostname);
+ * its `client_uri` is only a claim and is not shown. A nameless client is called by that host.
+ */
+export function clientLabel(name: string, host: string | undefined): string {
+  const clean = name.replace(/\s+/g, " ").replace(DECEPTIVE, "").trim().slice(0, 80);
+  if (clean === "") return host ?? "MCP client";
+  return host === undefined || clean === host ? clean : `${clean} (${host})`;
+}
+
 export function signInPage(
   lang: Language,
   input: { clientName: string; action: string; returnTo: string; problem?: string },
@@ -174,9 +192,10 @@ export function consentPage(
         )}</label>`,
     )
     .join("");
-  const client = input.clientUri
-    ? `${input.clientName} (${new URL(input.clientUri).host})`
-    : input.clientName;
+  const client = clientLabel(
+    input.clientName,
+    input.metadataDocumentHost ?? (input.clientUri ? new URL(input.clientUri).host : undefined),
+  );
   return page(
     lang,
     t.consentTitle,

@@ -12,7 +12,14 @@ import {
 import { type OAuthRouteContext, sessionCall } from "../oauth-context.js";
 import { OAuthRequestError } from "../oauth-errors.js";
 import { doc, OAUTH_PATHS } from "../oauth-metadata.js";
-import { consentPage, type Language, onboardingPage, pickLanguage, signInPage } from "../oauth-pages.js";
+import {
+  clientLabel,
+  consentPage,
+  type Language,
+  onboardingPage,
+  pickLanguage,
+  signInPage,
+} from "../oauth-pages.js";
 import { paramsOf, single } from "../oauth-params.js";
 import { redirectBack, sendPage, showError } from "../oauth-replies.js";
 
@@ -62,7 +69,12 @@ export function registerAuthorize(app: FastifyInstance, context: OAuthRouteConte
       const session = await currentSession(context, request);
       if (session === "signed-out") {
         const page = signInPage(lang, {
-          clientName: authorization.client.clientName,
+          clientName: clientLabel(
+            authorization.client.clientName,
+            authorization.client.clientIdMetadataDocument
+              ? new URL(authorization.client.clientId).host
+              : undefined,
+          ),
           action: OAUTH_PATHS.signIn,
           returnTo: request.url,
         });

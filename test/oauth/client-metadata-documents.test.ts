@@ -6,6 +6,7 @@ import {
   MAX_CACHE_MS,
   MIN_CACHE_MS,
 } from "../../core/tenancy/oauth/client-metadata-documents.js";
+import { clientLabel } from "../../gateway-oauth/oauth-pages.js";
 import { freshIp } from "../tenancy/sign-in-helper.js";
 import {
   type ClientMetadataDocumentServer,
@@ -257,3 +258,67 @@ test("the token endpoint knows a document client only after an authorization fet
   t.like(await res.json(), { error: "invalid_client" });
   t.is(documents.fetches("/clients/never-seen.json"), 0);
 });
+
+test("how the pages name a client: deceptive characters removed, a host the user can check beside it", (t) => {
+  t.is(clientLabel("Claude", "claude.ai"), "Claude (claude.ai)");
+  t.is(clientLabel("", "tools.example"), "tools.example");
+  t.is(clientLabel(" \t ", "tools.example"), "tools.example");
+  t.is(clientLabel("tools.example", "tools.example"), "tools.example", "not named twice");
+  // A right-to-left override would show "Claude" followed by reversed text of the attacker's choosing.
+  t.is(clientLabel("Claude\u202Eelpmaxe.live", "evil.example"), "Claudeelpmaxe.live (evil.example)");
+  t.is(clientLabel("Two\nlines\u0000", undefined), "Two lines");
+  t.is(clientLabel("", undefined), "MCP client");
+  t.is(clientLabel("x".repeat(300), undefined).length, 80);
+});
+
+/** The consent page's lead sentence for a document client (what names the client to the user). */
+async function consentLead(clientId: string): Promise<string> {
+  const params = authorizationParams(bed, { clientId, redirectUri: REDIRECT }, pkce().challenge);
+  const page = await authorize(params, { cookie, accept: "text/html" });
+  const html = await page.text();
+  const lead = /<h1>[^<]*<\/h1><p>([^<]*)<\/p>/.exec(html)?.[1];
+  if (page.status !== 200 || lead === undefined) throw new Error(`no consent page (${page.status}): ${html}`);
+  return lead;
+}
+
+test("a document without client_name (or a blank one) is named by its client_id URL's host, everywhere", async (t) => {
+  for (const [path, name] of [
+    ["/clients/nameless.json", undefined],
+    ["/clients/blank-name.json", "   "],
+  ] as const) {
+    const clientId = documents.serve(path, (url) => {
+      const { client_name: _omitted, ...rest } = clientDocument(url);
+      return { body: name === undefined ? rest : { ...rest, client_name: name } };
+    });
+    const host = new URL(clientId).host;
+    t.is(
+      await consentLead(clientId),
+      `${host} asks for access to the workspace ${await workspaceSlug()}.`,
+      path,
+    );
+    // The connection is stored (and listed, audited) under that name too.
+    const { location } = await consent(
+      bed,
+      cookie,
+      authorizationParams(bed, { clientId, redirectUri: REDIRECT }, pkce().challenge),
+    );
+    t.truthy(location?.searchParams.get("code"), path);
+    const [row] = await bed.service.storage.db.sql<{ client_name: string }[]>`
+      select client_name from oauth_clients where metadata_url = ${clientId}`;
+    t.is(row?.client_name, host, path);
+  }
+});
+
+test("a document's client_uri is not shown as the client's host: the client_id URL's host is", async (t) => {
+  const clientId = documents.serve("/clients/impostor.json", (url) => ({
+    body: clientDocument(url, { client_name: "Claude\u202Eai.edualc", client_uri: "https://claude.ai" }),
+  }));
+  const lead = await consentLead(clientId);
+  t.true(lead.startsWith(`Claudeai.edualc (${new URL(clientId).host}) asks`), lead);
+  t.false(lead.includes("claude.ai"));
+});
+
+async function workspaceSlug(): Promise<string> {
+  const res = await fetch(`${bed.url}/api/auth/session`, { headers: { cookie } });
+  return ((await res.json()) as { tenantSlug: string }).tenantSlug;
+}

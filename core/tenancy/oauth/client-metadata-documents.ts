@@ -131,7 +131,9 @@ export function checkDocument(clientId: string, text: string): CheckedDocument {
   const softwareVersion = stringField(fields, "software_version") ?? null;
   try {
     const checked = checkClientMetadata({
-      clientName: (stringField(fields, "client_name") ?? new URL(clientId).host).slice(0, 200),
+      // client_name is optional (RFC 7591 2); without one — or a blank one — the client is called by
+      // its document's host, the name the user can check (draft "OAuth Phishing Attacks").
+      clientName: (stringField(fields, "client_name")?.trim() || new URL(clientId).host).slice(0, 200),
       redirectUris: stringList(fields, "redirect_uris"),
       tokenEndpointAuthMethod: method,
       grantTypes: stringList(fields, "grant_types"),
