@@ -6,6 +6,7 @@ import { type RestRouteOptions, type RestSurface, requireCredentialKind } from "
 import { authRoutes } from "./routes/auth.js";
 import { billingRoutes } from "./routes/billing.js";
 import { cancellationRoutes } from "./routes/cancellation.js";
+import { conversationRoutes } from "./routes/conversations.js";
 import { documentRoutes } from "./routes/documents.js";
 import { exportRoutes } from "./routes/exports.js";
 import { factVersionRoutes } from "./routes/fact-versions.js";
@@ -83,6 +84,7 @@ const V1: readonly RoutePlugin[] = [
   recallRoutes,
   documentRoutes,
   memoryEntryRoutes,
+  conversationRoutes,
   recentRoutes,
   keyRoutes,
   relationRoutes,

@@ -66,7 +66,11 @@ export async function ingestEvalDataset(core: EvalCore, dataset: EvalDataset): P
     // (time_questions set); the eval's ingest path has no such field, so it is set afterwards.
     if (timed.length > 0)
       await core.storage.db.withTenant(tenant.tenantId, async (tx) => {
-        for (const t of timed) await tx`update memories set valid_from = ${t.at} where id = ${t.memoryId}`;
+        for (const t of timed) {
+          await tx`update memories set valid_from = ${t.at} where id = ${t.memoryId}`;
+          // A hit's time is its chunk's, as for a conversation turn.
+          await tx`update chunks set valid_from = ${t.at} where memory_id = ${t.memoryId}`;
+        }
       });
     // The worker maintains the table as the writes go (start-eval-core runs it); one more pass now, as
     // its next sweep would, so every set is measured on a settled table whatever the timing.

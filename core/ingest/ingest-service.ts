@@ -3,6 +3,7 @@ import type { IngestService } from "../../gen/memory/v1/ingest_service_pb.js";
 import { tenantCaller } from "../auth/caller.js";
 import { type TenantModels, withTenantEmbedder } from "../keys/tenant-models.js";
 import type { WriteNewMemoryDeps } from "../memories/index.js";
+import { storeConversation } from "./conversations/store-conversation.js";
 import { ingestDocument } from "./ingest-document.js";
 import { storeMemories } from "./store-memories.js";
 import { storeMemory } from "./store-memory.js";
@@ -31,6 +32,10 @@ export function createIngestService(deps: IngestServiceDeps): ServiceImpl<typeof
     async ingestDocument(request, ctx) {
       const caller = tenantCaller(ctx);
       return ingestDocument(await withTenantEmbedder(deps, caller.tenantId), caller, request);
+    },
+    async storeConversation(request, ctx) {
+      const caller = tenantCaller(ctx);
+      return storeConversation(await withTenantEmbedder(deps, caller.tenantId), caller, request);
     },
   };
 }

@@ -4,19 +4,27 @@ import { findIdenticalMemory, lockTitle } from "./find-identical-memory.js";
 import { insertMemoryRow, type MemoryRowInput, type MemoryStatusName } from "./insert-memory-row.js";
 import type { MemoryDeps } from "./memory-deps.js";
 import { enqueueIndexMemory } from "./memory-jobs.js";
-import { embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
+import { type ContentSegment, embedChunks, type PreparedChunk } from "./prepare-memory-content.js";
 import { countMemories, type QuotaCaller, reserveQuota } from "./quota.js";
 import { type WrittenVersion, writeMemoryVersion } from "./write-memory-version.js";
 
 export interface NewMemory
-  extends Pick<MemoryRowInput, "kind" | "memoryType" | "title" | "content" | "source" | "tags" | "metadata"> {
+  extends Pick<
+    MemoryRowInput,
+    "kind" | "memoryType" | "title" | "content" | "source" | "tags" | "metadata" | "validFrom"
+  > {
   readonly caller: QuotaCaller;
   /** Replace same-title documents once indexed (upload_document, POST /api/documents). */
   readonly upsertByTitle: boolean;
   /** Return an existing byte-identical current version instead of writing (spec rule 1). */
   readonly dedupe: boolean;
-  /** "queued" always goes through the worker (POST /api/documents); "auto" above 10,000 characters. */
-  readonly mode: "auto" | "queued";
+  /**
+   * "queued" always goes through the worker (POST /api/documents); "auto" above 10,000 characters;
+   * "inline" never (conversations: the worker's chunker knows no turns).
+   */
+  readonly mode: "auto" | "queued" | "inline";
+  /** Chunk only at these boundaries (conversation turns, each with its own valid time). */
+  readonly segments?: readonly ContentSegment[];
 }
 
 export interface WriteNewMemoryDeps extends MemoryDeps {
@@ -129,6 +137,7 @@ export function rowInput(request: NewMemory) {
     ...(request.source !== undefined ? { source: request.source } : {}),
     ...(request.tags !== undefined ? { tags: request.tags } : {}),
     ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+    ...(request.validFrom !== undefined ? { validFrom: request.validFrom } : {}),
     upsertByTitle: request.upsertByTitle,
   };
 }

@@ -171,7 +171,7 @@ async function decideInOneTransaction(
       const version = written[i] as WrittenVersion;
       const rows = rowsBySpace.get(deps.embedder.id) ?? [];
       rowsBySpace.set(deps.embedder.id, rows);
-      rows.push(...vectorRowsOf(version, vectors));
+      rows.push(...vectorRowsOf(version, vectors, pending.chunks));
       outcomes[n] = { ok: true, value: { kind: "indexed", written: version, used: after } };
     }
     // The vectors before the commit, so the rows commit indexed and no update follows (issue #23: the

@@ -74,6 +74,8 @@ export async function eraseLineage(
     where k.tenant_id = ${tenantId} and k.response is not null
       and exists (select 1 from unnest(${idArray}::text[]) i
                   where position(convert_to(i, 'UTF8') in k.response) > 0)`;
+  // A conversation session's turns are its content too (their rows go with the session's).
+  await tx`delete from conversation_sessions where tenant_id = ${tenantId} and lineage_id = ${lineageId}`;
   await tx`delete from memories where tenant_id = ${tenantId} and id = any(${idArray}::uuid[])`;
   return {
     lineageId,

@@ -33,7 +33,7 @@ export async function finishIndexing(
     const { version } = await deps.vectors.upsert(
       tenantId,
       prepared.space,
-      vectorRowsOf(written, prepared.vectors),
+      vectorRowsOf(written, prepared.vectors, prepared.chunks),
     );
     await deps.hooks?.afterVectorsStored?.(written.memoryId);
     await Promise.all([
@@ -48,13 +48,20 @@ export async function finishIndexing(
   }
 }
 
-/** The LanceDB rows of a written version's chunks: their vectors, in ordinal order, current. */
-export function vectorRowsOf(written: WrittenVersion, vectors: readonly Float32Array[]): ChunkVectorRow[] {
+/**
+ * The LanceDB rows of a written version's chunks: their vectors, in ordinal order, current, valid from
+ * the chunk's own time where it has one (a conversation turn), else the version's.
+ */
+export function vectorRowsOf(
+  written: WrittenVersion,
+  vectors: readonly Float32Array[],
+  chunks?: readonly { readonly validFrom?: Date }[],
+): ChunkVectorRow[] {
   return written.chunkIds.map((chunkId, i) => ({
     chunkId,
     memoryId: written.memoryId,
     vector: vectors[i] ?? new Float32Array(0),
-    validFrom: written.validFrom,
+    validFrom: chunks?.[i]?.validFrom ?? written.validFrom,
     validTo: null,
   }));
 }

@@ -31,10 +31,17 @@ export {
   RECONCILE_TENANT_TASK,
   REEMBED_TENANT_TASK,
 } from "./memory-jobs.js";
-export { checkDocumentSize, checkMemorySize, checkUploadSize, requireContent } from "./memory-limits.js";
+export {
+  checkDocumentSize,
+  checkMemorySize,
+  checkUploadSize,
+  MAX_MEMORY_BYTES,
+  MAX_UPLOAD_CHARACTERS,
+  requireContent,
+} from "./memory-limits.js";
 export { memoryTypeName } from "./memory-type.js";
 /** The chunks a memory's content is cut into, with their index text (benchmarks measure them). */
-export { chunkContent } from "./prepare-memory-content.js";
+export { type ContentSegment, chunkContent } from "./prepare-memory-content.js";
 export { type PurgeReport, purgeErased } from "./purge-erased.js";
 export { countMemories, lockTenantQuota, readQuota } from "./quota.js";
 export { type ReconcileReport, reconcileTenant } from "./reconcile-tenant.js";

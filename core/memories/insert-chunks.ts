@@ -28,7 +28,8 @@ export async function insertChunks(
 /**
  * Inserts the chunks of one or more versions of one tenant in one statement: the `german` tsvector
  * (DESIGN "Storage": Snowball stemmer + stop words; its positions give BM25's document length).
- * Validity is copied from each version so recall filters chunks without a join. One statement also means one run of the BM25 statistics trigger for all of them
+ * Validity is copied from each version so recall filters chunks without a join (a chunk with a
+ * valid_from of its own, a conversation turn, keeps it). One statement also means one run of the BM25 statistics trigger for all of them
  * (migration 0030: its per-statement work was most of a one-chunk memory's PostgreSQL time, issue #23).
  * Returns each version's chunk ids in ordinal order. `vectorStored`: the caller writes the vectors
  * before this transaction commits (a shared batch, decide-writes-together.ts), so no update follows.
@@ -51,7 +52,7 @@ export async function insertVersionsChunks(
            c.token_count, to_tsvector('german', c.index_text), coalesce(c.valid_from, now()), c.valid_to,
            ${options.vectorStored === true}
     from unnest(${tx.array(rows.map((r) => r.owner.memoryId))}::uuid[],
-                ${tx.array(rows.map((r) => r.owner.validFrom?.toISOString() ?? null))}::timestamptz[],
+                ${tx.array(rows.map((r) => (r.chunk.validFrom ?? r.owner.validFrom)?.toISOString() ?? null))}::timestamptz[],
                 ${tx.array(rows.map((r) => r.owner.validTo?.toISOString() ?? null))}::timestamptz[],
                 ${tx.array(rows.map((r) => r.chunk.ordinal))}::int[],
                 ${tx.array(rows.map((r) => r.chunk.text))}::text[],

@@ -11,6 +11,8 @@ export interface PreparedChunk {
   readonly tokenCount: number;
   /** What the tsvector and the embedding are computed from (the chunk, headed by a given title). */
   readonly indexText: string;
+  /** The chunk's own valid-time start (a conversation turn's message time); unset: the version's. */
+  readonly validFrom?: Date;
 }
 
 /** Chunks and their vectors, computed before any transaction opens (CPU work, possibly remote). */
@@ -25,6 +27,20 @@ export interface PreparedContent {
 export interface ContentToPrepare {
   readonly title: string;
   readonly content: string;
+  /** Cut only at these boundaries (conversation turns); unset: the Markdown chunker decides. */
+  readonly segments?: readonly ContentSegment[] | undefined;
+}
+
+/**
+ * A stretch of the content that is chunked on its own (a conversation turn): chunks never cross its
+ * ends, its index text is the slice alone (no title header), a piece after the first is headed by
+ * `label` (the speaker), and its chunks are valid from `validFrom`.
+ */
+export interface ContentSegment {
+  readonly charStart: number;
+  readonly charEnd: number;
+  readonly label: string;
+  readonly validFrom: Date;
 }
 
 /**
@@ -42,6 +58,7 @@ export function indexHeader(title: string, content: string): string {
 
 /** Splits the content into ≈500-token chunks (spec "Chunk size") and indexes each one. */
 export function chunkContent(input: ContentToPrepare, embedder: EmbeddingProvider): PreparedChunk[] {
+  if (input.segments !== undefined) return chunkSegments(input.content, input.segments, embedder);
   const header = indexHeader(input.title, input.content);
   return chunkText(input.content, { tokenizer: embedder.tokenizer }).map((chunk) => ({
     ordinal: chunk.ordinal,
@@ -51,6 +68,37 @@ export function chunkContent(input: ContentToPrepare, embedder: EmbeddingProvide
     tokenCount: chunk.tokenCount,
     indexText: header + chunk.text,
   }));
+}
+
+/**
+ * Each segment chunked alone, in order: a segment that fits is one chunk, a longer one is cut by the
+ * Markdown chunker inside its bounds. The index text is the chunk itself — a time or title prefix would
+ * be a term of every chunk's BM25 text and pull every vector the same way — with the label put before
+ * a continuation piece, so each chunk of a long turn still names its speaker.
+ */
+function chunkSegments(
+  content: string,
+  segments: readonly ContentSegment[],
+  embedder: EmbeddingProvider,
+): PreparedChunk[] {
+  const chunks: PreparedChunk[] = [];
+  for (const segment of segments) {
+    const pieces = chunkText(content.slice(segment.charStart, segment.charEnd), {
+      tokenizer: embedder.tokenizer,
+    });
+    for (const piece of pieces) {
+      chunks.push({
+        ordinal: chunks.length,
+        text: piece.text,
+        charStart: segment.charStart + piece.charStart,
+        charEnd: segment.charStart + piece.charEnd,
+        tokenCount: piece.tokenCount,
+        indexText: piece.charStart === 0 ? piece.text : `${segment.label}: ${piece.text}`,
+        validFrom: segment.validFrom,
+      });
+    }
+  }
+  return chunks;
 }
 
 /** Chunks and embeds; throws the provider's ProviderError when embedding fails. */

@@ -49,7 +49,9 @@ export async function writeNewMemory(
   request: NewMemory,
 ): Promise<NewMemoryOutcome> {
   const { tenantId, limits } = request.caller;
-  const queued = request.mode === "queued" || request.content.length > ASYNC_THRESHOLD_CHARACTERS;
+  const queued =
+    request.mode === "queued" ||
+    (request.mode === "auto" && request.content.length > ASYNC_THRESHOLD_CHARACTERS);
   const chunks = queued ? undefined : chunkContent(request, deps.embedder);
   const embedding = chunks ? startEmbedding(deps.embedder, chunks) : undefined;
 

@@ -44,7 +44,8 @@ const toCandidate = (r: Row): CandidateChunk => ({
 /**
  * The given chunks with their memories, keeping only versions visible to the recall: current ones, or
  * those valid at `asOf` (spec service_recall_at_time: valid_from <= as_of < valid_to or unset), and
- * never failed ones. A vector hit whose chunk is no longer current in PostgreSQL drops out here
+ * never failed ones. The hit's valid_from is its chunk's: the version's own, except for a conversation
+ * turn, which keeps its message time (docs/ingest.md "Conversations"). A vector hit whose chunk is no longer current in PostgreSQL drops out here
  * (docs/ingest.md: PostgreSQL is authoritative).
  */
 export async function readCandidateChunks(
@@ -56,7 +57,7 @@ export async function readCandidateChunks(
 ): Promise<Map<string, CandidateChunk>> {
   if (chunkIds.length === 0) return new Map();
   const valid = asOf
-    ? tx`m.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
+    ? tx`m.valid_from <= ${asOf} and c.valid_from <= ${asOf} and (m.valid_to is null or m.valid_to > ${asOf})`
     : tx`m.valid_to is null and c.valid_to is null`;
   // Driven by the ids, one primary-key lookup each: LATERAL with OFFSET 0 keeps the planner from
   // flattening the lookups into a join it may order the other way round. It did: estimating one row
@@ -65,10 +66,10 @@ export async function readCandidateChunks(
   // memories, 22 ms at 4,000 with plain LATERAL; growing with the tenant.
   const rows = await tx<Row[]>`
     select c.id as chunk_id, c.memory_id, c.content, m.title, m.memory_type, m.kind, m.source,
-           m.valid_from, m.valid_to, m.created_at
+           c.valid_from, m.valid_to, m.created_at
     from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
     cross join lateral (
-      select c.id, c.memory_id, c.content, c.valid_to from chunks c
+      select c.id, c.memory_id, c.content, c.valid_from, c.valid_to from chunks c
       where c.id = wanted.id and c.tenant_id = ${tenantId} offset 0
     ) c
     cross join lateral (

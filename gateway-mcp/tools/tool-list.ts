@@ -6,6 +6,7 @@ import { listRelationsTool } from "./list-relations.js";
 import { recallTool } from "./recall.js";
 import { recallAtTimeTool } from "./recall-at-time.js";
 import { statsTool } from "./stats.js";
+import { storeConversationTool } from "./store-conversation.js";
 import { storeMemoryTool } from "./store-memory.js";
 import type { RegisteredTool } from "./tool-definition.js";
 import { unlinkTool } from "./unlink.js";
@@ -32,6 +33,7 @@ export const TOOLS: readonly RegisteredTool[] = [
   unlinkTool,
   // Additions beyond the spec's table, in the order they were added.
   eraseMemoryTool, // issue 47, item 5
+  storeConversationTool, // issue 48, item 3
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, RegisteredTool> = new Map(TOOLS.map((t) => [t.name, t]));

@@ -66,6 +66,8 @@ const SPEC_TOOLS: Record<string, [string, string[], string[]]> = {
 const ADDED_TOOLS: Record<string, [string, string[], string[]]> = {
   // Issue 47, item 5: erasure over MCP, confirmed by argument on revision 2025-06-18.
   service_erase_memory: ["admin", ["memory_id"], ["confirm"]],
+  // Issue 48, item 3: a conversation session's messages (idempotent by design: no retry key).
+  service_store_conversation: ["write", ["messages"], ["title", "session_id"]],
 };
 
 const ALL_TOOLS = { ...SPEC_TOOLS, ...ADDED_TOOLS };

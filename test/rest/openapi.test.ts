@@ -33,6 +33,15 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     createMemoryEntry: {
       body: { memory_type: "procedural", title: "Deploy", content: "npm run deploy", tags: ["ops"] },
     },
+    storeConversation: {
+      body: {
+        title: "Standup",
+        messages: [
+          { speaker: "Anna", content: "I fixed the login bug.", at: "2026-03-02T09:00:00Z" },
+          { speaker: "Ben", content: "Great, I will deploy it." },
+        ],
+      },
+    },
     createMemoryEntries: {
       body: {
         memories: [

@@ -33,7 +33,11 @@ async function store(content: string): Promise<string> {
 /** Valid time as the conversations route sets it from message times. */
 async function validFrom(memoryId: string, at: Date) {
   await service.storage.db.withTenant(tenant.tenantId, (tx) =>
-    tx`update memories set valid_from = ${at} where id = ${memoryId}`.then(() => undefined),
+    Promise.all([
+      tx`update memories set valid_from = ${at} where id = ${memoryId}`,
+      // A hit's time is its chunk's (a conversation turn keeps its message time).
+      tx`update chunks set valid_from = ${at} where memory_id = ${memoryId}`,
+    ]).then(() => undefined),
   );
 }
 

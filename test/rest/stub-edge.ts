@@ -127,6 +127,21 @@ export const HAPPY_CORE: StubCore = {
   },
   ingest: {
     ingestDocument: async () => ({ documentId: ID, status: 1 }),
+    storeConversation: async (req) => ({
+      sessionId: req.sessionId ?? "generated-session",
+      memory: {
+        memoryId: ID,
+        title: `${req.title ?? "Conversation"} · generated-session`,
+        status: 2,
+        chunksWritten: req.messages.length,
+        embeddingProvider: "builtin",
+        replacedDocumentIds: [],
+        quota: { memoryLimit: 2500n, memoriesUsed: 1n, warnAt80: false, hint: "1 of 2,500 memories used" },
+      },
+      turnsAdded: req.messages.length,
+      turnsSkipped: 0,
+      turnsTotal: req.messages.length,
+    }),
     storeMemory: async (req) => ({
       memory: {
         memoryId: ID,

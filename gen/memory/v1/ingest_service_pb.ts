@@ -5,7 +5,8 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
-import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { ErrorInfo, PlanGate } from "./errors_pb.js";
 import { file_memory_v1_errors } from "./errors_pb.js";
 import type { IndexStatus, MemoryType, Quota, StoredMemory } from "./memory_pb.js";
@@ -16,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/ingest_service.proto.
  */
 export const file_memory_v1_ingest_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSJTChRTdG9yZU1lbW9yaWVzUmVxdWVzdBI7CghtZW1vcmllcxgBIAMoCzIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3RCCrpIB5IBBAgBEGQiSAoVU3RvcmVNZW1vcmllc1Jlc3BvbnNlEi8KB3Jlc3VsdHMYASADKAsyHi5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3VsdCJ4ChNTdG9yZU1lbW9yaWVzUmVzdWx0EikKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnlIABIrCgVlcnJvchgCIAEoCzIaLm1lbW9yeS52MS5CYXRjaEVudHJ5RXJyb3JIAEIJCgdvdXRjb21lInwKD0JhdGNoRW50cnlFcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSIgoEaW5mbxgDIAEoCzIULm1lbW9yeS52MS5FcnJvckluZm8SJgoJcGxhbl9nYXRlGAQgASgLMhMubWVtb3J5LnYxLlBsYW5HYXRlIqUBChVVcGxvYWREb2N1bWVudFJlcXVlc3QSHAoFdGl0bGUYASABKAlCCLpIBXIDGOgHSACIAQESDwoHY29udGVudBgCIAEoCRIdCgZzb3VyY2UYAyABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIkEKFlVwbG9hZERvY3VtZW50UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKYAQoVSW5nZXN0RG9jdW1lbnRSZXF1ZXN0EhkKBXRpdGxlGAEgASgJQgq6SAdyBRABGOgHEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgAiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfc291cmNlInYKFkluZ2VzdERvY3VtZW50UmVzcG9uc2USEwoLZG9jdW1lbnRfaWQYASABKAkSJgoGc3RhdHVzGAIgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEh8KBXF1b3RhGAMgASgLMhAubWVtb3J5LnYxLlF1b3RhMt8CCg1Jbmdlc3RTZXJ2aWNlEkwKC1N0b3JlTWVtb3J5Eh0ubWVtb3J5LnYxLlN0b3JlTWVtb3J5UmVxdWVzdBoeLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlc3BvbnNlElIKDVN0b3JlTWVtb3JpZXMSHy5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1JlcXVlc3QaIC5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3BvbnNlElUKDlVwbG9hZERvY3VtZW50EiAubWVtb3J5LnYxLlVwbG9hZERvY3VtZW50UmVxdWVzdBohLm1lbW9yeS52MS5VcGxvYWREb2N1bWVudFJlc3BvbnNlElUKDkluZ2VzdERvY3VtZW50EiAubWVtb3J5LnYxLkluZ2VzdERvY3VtZW50UmVxdWVzdBohLm1lbW9yeS52MS5Jbmdlc3REb2N1bWVudFJlc3BvbnNlYgZwcm90bzM", [file_buf_validate_validate, file_google_protobuf_struct, file_memory_v1_errors, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSJTChRTdG9yZU1lbW9yaWVzUmVxdWVzdBI7CghtZW1vcmllcxgBIAMoCzIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3RCCrpIB5IBBAgBEGQiSAoVU3RvcmVNZW1vcmllc1Jlc3BvbnNlEi8KB3Jlc3VsdHMYASADKAsyHi5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3VsdCJ4ChNTdG9yZU1lbW9yaWVzUmVzdWx0EikKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnlIABIrCgVlcnJvchgCIAEoCzIaLm1lbW9yeS52MS5CYXRjaEVudHJ5RXJyb3JIAEIJCgdvdXRjb21lInwKD0JhdGNoRW50cnlFcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSIgoEaW5mbxgDIAEoCzIULm1lbW9yeS52MS5FcnJvckluZm8SJgoJcGxhbl9nYXRlGAQgASgLMhMubWVtb3J5LnYxLlBsYW5HYXRlIqUBChVVcGxvYWREb2N1bWVudFJlcXVlc3QSHAoFdGl0bGUYASABKAlCCLpIBXIDGOgHSACIAQESDwoHY29udGVudBgCIAEoCRIdCgZzb3VyY2UYAyABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIkEKFlVwbG9hZERvY3VtZW50UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKYAQoVSW5nZXN0RG9jdW1lbnRSZXF1ZXN0EhkKBXRpdGxlGAEgASgJQgq6SAdyBRABGOgHEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgAiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfc291cmNlInYKFkluZ2VzdERvY3VtZW50UmVzcG9uc2USEwoLZG9jdW1lbnRfaWQYASABKAkSJgoGc3RhdHVzGAIgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEh8KBXF1b3RhGAMgASgLMhAubWVtb3J5LnYxLlF1b3RhImsKE0NvbnZlcnNhdGlvbk1lc3NhZ2USGwoHc3BlYWtlchgBIAEoCUIKukgHcgUQARjIARIPCgdjb250ZW50GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK3AQoYU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0Eh4KBXRpdGxlGAEgASgJQgq6SAdyBRABGPQDSACIAQESIwoKc2Vzc2lvbl9pZBgCIAEoCUIKukgHcgUQARjIAUgBiAEBEj0KCG1lc3NhZ2VzGAMgAygLMh4ubWVtb3J5LnYxLkNvbnZlcnNhdGlvbk1lc3NhZ2VCC7pICJIBBQgBEOgHQggKBl90aXRsZUINCgtfc2Vzc2lvbl9pZCKhAgoZU3RvcmVDb252ZXJzYXRpb25SZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEicKBm1lbW9yeRgCIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkSEwoLdHVybnNfYWRkZWQYAyABKAUSFQoNdHVybnNfc2tpcHBlZBgEIAEoBRITCgt0dXJuc190b3RhbBgFIAEoBRInChpwcmV2aW91c19zZXNzaW9uX21lbW9yeV9pZBgGIAEoCUgAiAEBEiMKFm5leHRfc2Vzc2lvbl9tZW1vcnlfaWQYByABKAlIAYgBAUIdChtfcHJldmlvdXNfc2Vzc2lvbl9tZW1vcnlfaWRCGQoXX25leHRfc2Vzc2lvbl9tZW1vcnlfaWQyvwMKDUluZ2VzdFNlcnZpY2USTAoLU3RvcmVNZW1vcnkSHS5tZW1vcnkudjEuU3RvcmVNZW1vcnlSZXF1ZXN0Gh4ubWVtb3J5LnYxLlN0b3JlTWVtb3J5UmVzcG9uc2USUgoNU3RvcmVNZW1vcmllcxIfLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVxdWVzdBogLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVzcG9uc2USVQoOVXBsb2FkRG9jdW1lbnQSIC5tZW1vcnkudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2USVQoOSW5nZXN0RG9jdW1lbnQSIC5tZW1vcnkudjEuSW5nZXN0RG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLkluZ2VzdERvY3VtZW50UmVzcG9uc2USXgoRU3RvcmVDb252ZXJzYXRpb24SIy5tZW1vcnkudjEuU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0GiQubWVtb3J5LnYxLlN0b3JlQ29udmVyc2F0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_struct, file_google_protobuf_timestamp, file_memory_v1_errors, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.StoreMemoryRequest
@@ -298,9 +299,129 @@ export const IngestDocumentResponseSchema: GenMessage<IngestDocumentResponse> = 
   messageDesc(file_memory_v1_ingest_service, 9);
 
 /**
+ * @generated from message memory.v1.ConversationMessage
+ */
+export type ConversationMessage = Message<"memory.v1.ConversationMessage"> & {
+  /**
+   * Who said it, kept with the turn ("Speaker: content").
+   *
+   * @generated from field: string speaker = 1;
+   */
+  speaker: string;
+
+  /**
+   * Checked in core (content_required / too_large), not here, so the caller gets the spec's reasons.
+   *
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * When it was said: the turn's valid_from. Unset: the time the session first received it.
+   *
+   * @generated from field: google.protobuf.Timestamp at = 3;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memory.v1.ConversationMessage.
+ * Use `create(ConversationMessageSchema)` to create a new message.
+ */
+export const ConversationMessageSchema: GenMessage<ConversationMessage> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 10);
+
+/**
+ * @generated from message memory.v1.StoreConversationRequest
+ */
+export type StoreConversationRequest = Message<"memory.v1.StoreConversationRequest"> & {
+  /**
+   * The conversation the session belongs to; sessions with the same title are linked in order of
+   * their first message (PRECEDES). Unset: a session of its own.
+   *
+   * @generated from field: optional string title = 1;
+   */
+  title?: string | undefined;
+
+  /**
+   * The session to create or append to; unset: a new session with a generated id.
+   *
+   * @generated from field: optional string session_id = 2;
+   */
+  sessionId?: string | undefined;
+
+  /**
+   * @generated from field: repeated memory.v1.ConversationMessage messages = 3;
+   */
+  messages: ConversationMessage[];
+};
+
+/**
+ * Describes the message memory.v1.StoreConversationRequest.
+ * Use `create(StoreConversationRequestSchema)` to create a new message.
+ */
+export const StoreConversationRequestSchema: GenMessage<StoreConversationRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 11);
+
+/**
+ * @generated from message memory.v1.StoreConversationResponse
+ */
+export type StoreConversationResponse = Message<"memory.v1.StoreConversationResponse"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The session's memory (its current version); unchanged = true when no turn was new.
+   *
+   * @generated from field: memory.v1.StoredMemory memory = 2;
+   */
+  memory?: StoredMemory | undefined;
+
+  /**
+   * Turns of this request that were stored; the others were already in the session.
+   *
+   * @generated from field: int32 turns_added = 3;
+   */
+  turnsAdded: number;
+
+  /**
+   * @generated from field: int32 turns_skipped = 4;
+   */
+  turnsSkipped: number;
+
+  /**
+   * Turns the session holds now.
+   *
+   * @generated from field: int32 turns_total = 5;
+   */
+  turnsTotal: number;
+
+  /**
+   * The session's neighbours in its conversation (memory ids), empty when it has none.
+   *
+   * @generated from field: optional string previous_session_memory_id = 6;
+   */
+  previousSessionMemoryId?: string | undefined;
+
+  /**
+   * @generated from field: optional string next_session_memory_id = 7;
+   */
+  nextSessionMemoryId?: string | undefined;
+};
+
+/**
+ * Describes the message memory.v1.StoreConversationResponse.
+ * Use `create(StoreConversationResponseSchema)` to create a new message.
+ */
+export const StoreConversationResponseSchema: GenMessage<StoreConversationResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 12);
+
+/**
  * Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
  * through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
- * MCP: service_store_memory, service_upload_document.
+ * MCP: service_store_memory, service_upload_document, service_store_conversation.
  *
  * @generated from service memory.v1.IngestService
  */
@@ -349,6 +470,19 @@ export const IngestService: GenService<{
     methodKind: "unary";
     input: typeof IngestDocumentRequestSchema;
     output: typeof IngestDocumentResponseSchema;
+  },
+  /**
+   * A conversation session's messages (REST POST /api/v1/conversations, MCP
+   * service_store_conversation; docs/ingest.md "Conversations"): one episodic memory per session,
+   * one chunk per turn, each turn valid from its message time. Sending to an existing session_id
+   * adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
+   *
+   * @generated from rpc memory.v1.IngestService.StoreConversation
+   */
+  storeConversation: {
+    methodKind: "unary";
+    input: typeof StoreConversationRequestSchema;
+    output: typeof StoreConversationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_ingest_service, 0);

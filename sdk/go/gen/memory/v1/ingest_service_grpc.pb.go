@@ -30,6 +30,11 @@ type IngestServiceClient interface {
 	UploadDocument(ctx context.Context, in *UploadDocumentRequest, opts ...grpc.CallOption) (*UploadDocumentResponse, error)
 	// REST POST /api/documents: always accepted as queued and indexed by the worker (202).
 	IngestDocument(ctx context.Context, in *IngestDocumentRequest, opts ...grpc.CallOption) (*IngestDocumentResponse, error)
+	// A conversation session's messages (REST POST /api/v1/conversations, MCP
+	// service_store_conversation; docs/ingest.md "Conversations"): one episodic memory per session,
+	// one chunk per turn, each turn valid from its message time. Sending to an existing session_id
+	// adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
+	StoreConversation(ctx context.Context, in *StoreConversationRequest, opts ...grpc.CallOption) (*StoreConversationResponse, error)
 }
 
 type ingestServiceClient struct {
@@ -76,6 +81,15 @@ func (c *ingestServiceClient) IngestDocument(ctx context.Context, in *IngestDocu
 	return out, nil
 }
 
+func (c *ingestServiceClient) StoreConversation(ctx context.Context, in *StoreConversationRequest, opts ...grpc.CallOption) (*StoreConversationResponse, error) {
+	out := new(StoreConversationResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.IngestService/StoreConversation", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // IngestServiceServer is the server API for IngestService service.
 // All implementations must embed UnimplementedIngestServiceServer
 // for forward compatibility
@@ -93,6 +107,11 @@ type IngestServiceServer interface {
 	UploadDocument(context.Context, *UploadDocumentRequest) (*UploadDocumentResponse, error)
 	// REST POST /api/documents: always accepted as queued and indexed by the worker (202).
 	IngestDocument(context.Context, *IngestDocumentRequest) (*IngestDocumentResponse, error)
+	// A conversation session's messages (REST POST /api/v1/conversations, MCP
+	// service_store_conversation; docs/ingest.md "Conversations"): one episodic memory per session,
+	// one chunk per turn, each turn valid from its message time. Sending to an existing session_id
+	// adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
+	StoreConversation(context.Context, *StoreConversationRequest) (*StoreConversationResponse, error)
 	mustEmbedUnimplementedIngestServiceServer()
 }
 
@@ -111,6 +130,9 @@ func (UnimplementedIngestServiceServer) UploadDocument(context.Context, *UploadD
 }
 func (UnimplementedIngestServiceServer) IngestDocument(context.Context, *IngestDocumentRequest) (*IngestDocumentResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method IngestDocument not implemented")
+}
+func (UnimplementedIngestServiceServer) StoreConversation(context.Context, *StoreConversationRequest) (*StoreConversationResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method StoreConversation not implemented")
 }
 func (UnimplementedIngestServiceServer) mustEmbedUnimplementedIngestServiceServer() {}
 
@@ -197,6 +219,24 @@ func _IngestService_IngestDocument_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _IngestService_StoreConversation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StoreConversationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(IngestServiceServer).StoreConversation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.IngestService/StoreConversation",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(IngestServiceServer).StoreConversation(ctx, req.(*StoreConversationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _IngestService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "memory.v1.IngestService",
 	HandlerType: (*IngestServiceServer)(nil),
@@ -216,6 +256,10 @@ var _IngestService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "IngestDocument",
 			Handler:    _IngestService_IngestDocument_Handler,
+		},
+		{
+			MethodName: "StoreConversation",
+			Handler:    _IngestService_StoreConversation_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

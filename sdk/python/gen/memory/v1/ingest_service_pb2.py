@@ -13,11 +13,12 @@ _sym_db = _symbol_database.Default()
 
 from buf.validate import validate_pb2 as buf_dot_validate_dot_validate__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from memory.v1 import errors_pb2 as memory_dot_v1_dot_errors__pb2
 from memory.v1 import memory_pb2 as memory_dot_v1_dot_memory__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ememory/v1/ingest_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x16memory/v1/errors.proto\x1a\x16memory/v1/memory.proto\"\xac\x02\n\x12StoreMemoryRequest\x12#\n\x05title\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xe8\x07H\x00R\x05title\x88\x01\x01\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12@\n\x0bmemory_type\x18\x03 \x01(\x0e\x32\x15.memory.v1.MemoryTypeB\x08\xbaH\x05\x82\x01\x02\x10\x01R\nmemoryType\x12$\n\x04tags\x18\x04 \x03(\tB\x10\xbaH\r\x92\x01\n\x10@\"\x06r\x04\x10\x01\x18\x64R\x04tags\x12%\n\x06source\x18\x05 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x01R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\x08\n\x06_titleB\t\n\x07_source\"F\n\x13StoreMemoryResponse\x12/\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"]\n\x14StoreMemoriesRequest\x12\x45\n\x08memories\x18\x01 \x03(\x0b\x32\x1d.memory.v1.StoreMemoryRequestB\n\xbaH\x07\x92\x01\x04\x08\x01\x10\x64R\x08memories\"Q\n\x15StoreMemoriesResponse\x12\x38\n\x07results\x18\x01 \x03(\x0b\x32\x1e.memory.v1.StoreMemoriesResultR\x07results\"\x87\x01\n\x13StoreMemoriesResult\x12\x31\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryH\x00R\x06memory\x12\x32\n\x05\x65rror\x18\x02 \x01(\x0b\x32\x1a.memory.v1.BatchEntryErrorH\x00R\x05\x65rrorB\t\n\x07outcome\"\x9b\x01\n\x0f\x42\x61tchEntryError\x12\x12\n\x04\x63ode\x18\x01 \x01(\x05R\x04\x63ode\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12(\n\x04info\x18\x03 \x01(\x0b\x32\x14.memory.v1.ErrorInfoR\x04info\x12\x30\n\tplan_gate\x18\x04 \x01(\x0b\x32\x13.memory.v1.PlanGateR\x08planGate\"\xc7\x01\n\x15UploadDocumentRequest\x12#\n\x05title\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xe8\x07H\x00R\x05title\x88\x01\x01\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12%\n\x06source\x18\x03 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x01R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\x08\n\x06_titleB\t\n\x07_source\"I\n\x16UploadDocumentResponse\x12/\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"\xba\x01\n\x15IngestDocumentRequest\x12 \n\x05title\x18\x01 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xe8\x07R\x05title\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12%\n\x06source\x18\x03 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x00R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\t\n\x07_source\"\x91\x01\n\x16IngestDocumentResponse\x12\x1f\n\x0b\x64ocument_id\x18\x01 \x01(\tR\ndocumentId\x12.\n\x06status\x18\x02 \x01(\x0e\x32\x16.memory.v1.IndexStatusR\x06status\x12&\n\x05quota\x18\x03 \x01(\x0b\x32\x10.memory.v1.QuotaR\x05quota2\xdf\x02\n\rIngestService\x12L\n\x0bStoreMemory\x12\x1d.memory.v1.StoreMemoryRequest\x1a\x1e.memory.v1.StoreMemoryResponse\x12R\n\rStoreMemories\x12\x1f.memory.v1.StoreMemoriesRequest\x1a .memory.v1.StoreMemoriesResponse\x12U\n\x0eUploadDocument\x12 .memory.v1.UploadDocumentRequest\x1a!.memory.v1.UploadDocumentResponse\x12U\n\x0eIngestDocument\x12 .memory.v1.IngestDocumentRequest\x1a!.memory.v1.IngestDocumentResponseB\x96\x01\n\rcom.memory.v1B\x12IngestServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ememory/v1/ingest_service.proto\x12\tmemory.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16memory/v1/errors.proto\x1a\x16memory/v1/memory.proto\"\xac\x02\n\x12StoreMemoryRequest\x12#\n\x05title\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xe8\x07H\x00R\x05title\x88\x01\x01\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12@\n\x0bmemory_type\x18\x03 \x01(\x0e\x32\x15.memory.v1.MemoryTypeB\x08\xbaH\x05\x82\x01\x02\x10\x01R\nmemoryType\x12$\n\x04tags\x18\x04 \x03(\tB\x10\xbaH\r\x92\x01\n\x10@\"\x06r\x04\x10\x01\x18\x64R\x04tags\x12%\n\x06source\x18\x05 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x01R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\x08\n\x06_titleB\t\n\x07_source\"F\n\x13StoreMemoryResponse\x12/\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"]\n\x14StoreMemoriesRequest\x12\x45\n\x08memories\x18\x01 \x03(\x0b\x32\x1d.memory.v1.StoreMemoryRequestB\n\xbaH\x07\x92\x01\x04\x08\x01\x10\x64R\x08memories\"Q\n\x15StoreMemoriesResponse\x12\x38\n\x07results\x18\x01 \x03(\x0b\x32\x1e.memory.v1.StoreMemoriesResultR\x07results\"\x87\x01\n\x13StoreMemoriesResult\x12\x31\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryH\x00R\x06memory\x12\x32\n\x05\x65rror\x18\x02 \x01(\x0b\x32\x1a.memory.v1.BatchEntryErrorH\x00R\x05\x65rrorB\t\n\x07outcome\"\x9b\x01\n\x0f\x42\x61tchEntryError\x12\x12\n\x04\x63ode\x18\x01 \x01(\x05R\x04\x63ode\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12(\n\x04info\x18\x03 \x01(\x0b\x32\x14.memory.v1.ErrorInfoR\x04info\x12\x30\n\tplan_gate\x18\x04 \x01(\x0b\x32\x13.memory.v1.PlanGateR\x08planGate\"\xc7\x01\n\x15UploadDocumentRequest\x12#\n\x05title\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xe8\x07H\x00R\x05title\x88\x01\x01\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12%\n\x06source\x18\x03 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x01R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\x08\n\x06_titleB\t\n\x07_source\"I\n\x16UploadDocumentResponse\x12/\n\x06memory\x18\x01 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\"\xba\x01\n\x15IngestDocumentRequest\x12 \n\x05title\x18\x01 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xe8\x07R\x05title\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12%\n\x06source\x18\x03 \x01(\tB\x08\xbaH\x05r\x03\x18\x80\x10H\x00R\x06source\x88\x01\x01\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadataB\t\n\x07_source\"\x91\x01\n\x16IngestDocumentResponse\x12\x1f\n\x0b\x64ocument_id\x18\x01 \x01(\tR\ndocumentId\x12.\n\x06status\x18\x02 \x01(\x0e\x32\x16.memory.v1.IndexStatusR\x06status\x12&\n\x05quota\x18\x03 \x01(\x0b\x32\x10.memory.v1.QuotaR\x05quota\"\x81\x01\n\x13\x43onversationMessage\x12$\n\x07speaker\x18\x01 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xc8\x01R\x07speaker\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12*\n\x02\x61t\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x02\x61t\"\xd3\x01\n\x18StoreConversationRequest\x12%\n\x05title\x18\x01 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xf4\x03H\x00R\x05title\x88\x01\x01\x12.\n\nsession_id\x18\x02 \x01(\tB\n\xbaH\x07r\x05\x10\x01\x18\xc8\x01H\x01R\tsessionId\x88\x01\x01\x12G\n\x08messages\x18\x03 \x03(\x0b\x32\x1e.memory.v1.ConversationMessageB\x0b\xbaH\x08\x92\x01\x05\x08\x01\x10\xe8\x07R\x08messagesB\x08\n\x06_titleB\r\n\x0b_session_id\"\x88\x03\n\x19StoreConversationResponse\x12\x1d\n\nsession_id\x18\x01 \x01(\tR\tsessionId\x12/\n\x06memory\x18\x02 \x01(\x0b\x32\x17.memory.v1.StoredMemoryR\x06memory\x12\x1f\n\x0bturns_added\x18\x03 \x01(\x05R\nturnsAdded\x12#\n\rturns_skipped\x18\x04 \x01(\x05R\x0cturnsSkipped\x12\x1f\n\x0bturns_total\x18\x05 \x01(\x05R\nturnsTotal\x12@\n\x1aprevious_session_memory_id\x18\x06 \x01(\tH\x00R\x17previousSessionMemoryId\x88\x01\x01\x12\x38\n\x16next_session_memory_id\x18\x07 \x01(\tH\x01R\x13nextSessionMemoryId\x88\x01\x01\x42\x1d\n\x1b_previous_session_memory_idB\x19\n\x17_next_session_memory_id2\xbf\x03\n\rIngestService\x12L\n\x0bStoreMemory\x12\x1d.memory.v1.StoreMemoryRequest\x1a\x1e.memory.v1.StoreMemoryResponse\x12R\n\rStoreMemories\x12\x1f.memory.v1.StoreMemoriesRequest\x1a .memory.v1.StoreMemoriesResponse\x12U\n\x0eUploadDocument\x12 .memory.v1.UploadDocumentRequest\x1a!.memory.v1.UploadDocumentResponse\x12U\n\x0eIngestDocument\x12 .memory.v1.IngestDocumentRequest\x1a!.memory.v1.IngestDocumentResponse\x12^\n\x11StoreConversation\x12#.memory.v1.StoreConversationRequest\x1a$.memory.v1.StoreConversationResponseB\x96\x01\n\rcom.memory.v1B\x12IngestServiceProtoP\x01Z,memory-service/sdk/go/gen/memory/v1;memoryv1\xa2\x02\x03MXX\xaa\x02\tMemory.V1\xca\x02\tMemory\\V1\xe2\x02\x15Memory\\V1\\GPBMetadata\xea\x02\nMemory::V1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memory.v1.ingest_service_pb2', globals())
@@ -43,26 +44,40 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _INGESTDOCUMENTREQUEST.fields_by_name['title']._serialized_options = b'\272H\007r\005\020\001\030\350\007'
   _INGESTDOCUMENTREQUEST.fields_by_name['source']._options = None
   _INGESTDOCUMENTREQUEST.fields_by_name['source']._serialized_options = b'\272H\005r\003\030\200\020'
-  _STOREMEMORYREQUEST._serialized_start=153
-  _STOREMEMORYREQUEST._serialized_end=453
-  _STOREMEMORYRESPONSE._serialized_start=455
-  _STOREMEMORYRESPONSE._serialized_end=525
-  _STOREMEMORIESREQUEST._serialized_start=527
-  _STOREMEMORIESREQUEST._serialized_end=620
-  _STOREMEMORIESRESPONSE._serialized_start=622
-  _STOREMEMORIESRESPONSE._serialized_end=703
-  _STOREMEMORIESRESULT._serialized_start=706
-  _STOREMEMORIESRESULT._serialized_end=841
-  _BATCHENTRYERROR._serialized_start=844
-  _BATCHENTRYERROR._serialized_end=999
-  _UPLOADDOCUMENTREQUEST._serialized_start=1002
-  _UPLOADDOCUMENTREQUEST._serialized_end=1201
-  _UPLOADDOCUMENTRESPONSE._serialized_start=1203
-  _UPLOADDOCUMENTRESPONSE._serialized_end=1276
-  _INGESTDOCUMENTREQUEST._serialized_start=1279
-  _INGESTDOCUMENTREQUEST._serialized_end=1465
-  _INGESTDOCUMENTRESPONSE._serialized_start=1468
-  _INGESTDOCUMENTRESPONSE._serialized_end=1613
-  _INGESTSERVICE._serialized_start=1616
-  _INGESTSERVICE._serialized_end=1967
+  _CONVERSATIONMESSAGE.fields_by_name['speaker']._options = None
+  _CONVERSATIONMESSAGE.fields_by_name['speaker']._serialized_options = b'\272H\007r\005\020\001\030\310\001'
+  _STORECONVERSATIONREQUEST.fields_by_name['title']._options = None
+  _STORECONVERSATIONREQUEST.fields_by_name['title']._serialized_options = b'\272H\007r\005\020\001\030\364\003'
+  _STORECONVERSATIONREQUEST.fields_by_name['session_id']._options = None
+  _STORECONVERSATIONREQUEST.fields_by_name['session_id']._serialized_options = b'\272H\007r\005\020\001\030\310\001'
+  _STORECONVERSATIONREQUEST.fields_by_name['messages']._options = None
+  _STORECONVERSATIONREQUEST.fields_by_name['messages']._serialized_options = b'\272H\010\222\001\005\010\001\020\350\007'
+  _STOREMEMORYREQUEST._serialized_start=186
+  _STOREMEMORYREQUEST._serialized_end=486
+  _STOREMEMORYRESPONSE._serialized_start=488
+  _STOREMEMORYRESPONSE._serialized_end=558
+  _STOREMEMORIESREQUEST._serialized_start=560
+  _STOREMEMORIESREQUEST._serialized_end=653
+  _STOREMEMORIESRESPONSE._serialized_start=655
+  _STOREMEMORIESRESPONSE._serialized_end=736
+  _STOREMEMORIESRESULT._serialized_start=739
+  _STOREMEMORIESRESULT._serialized_end=874
+  _BATCHENTRYERROR._serialized_start=877
+  _BATCHENTRYERROR._serialized_end=1032
+  _UPLOADDOCUMENTREQUEST._serialized_start=1035
+  _UPLOADDOCUMENTREQUEST._serialized_end=1234
+  _UPLOADDOCUMENTRESPONSE._serialized_start=1236
+  _UPLOADDOCUMENTRESPONSE._serialized_end=1309
+  _INGESTDOCUMENTREQUEST._serialized_start=1312
+  _INGESTDOCUMENTREQUEST._serialized_end=1498
+  _INGESTDOCUMENTRESPONSE._serialized_start=1501
+  _INGESTDOCUMENTRESPONSE._serialized_end=1646
+  _CONVERSATIONMESSAGE._serialized_start=1649
+  _CONVERSATIONMESSAGE._serialized_end=1778
+  _STORECONVERSATIONREQUEST._serialized_start=1781
+  _STORECONVERSATIONREQUEST._serialized_end=1992
+  _STORECONVERSATIONRESPONSE._serialized_start=1995
+  _STORECONVERSATIONRESPONSE._serialized_end=2387
+  _INGESTSERVICE._serialized_start=2390
+  _INGESTSERVICE._serialized_end=2837
 # @@protoc_insertion_point(module_scope)

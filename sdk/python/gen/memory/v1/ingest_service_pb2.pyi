@@ -1,5 +1,6 @@
 from buf.validate import validate_pb2 as _validate_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from memory.v1 import errors_pb2 as _errors_pb2
 from memory.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
@@ -20,6 +21,16 @@ class BatchEntryError(_message.Message):
     message: str
     plan_gate: _errors_pb2.PlanGate
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., info: _Optional[_Union[_errors_pb2.ErrorInfo, _Mapping]] = ..., plan_gate: _Optional[_Union[_errors_pb2.PlanGate, _Mapping]] = ...) -> None: ...
+
+class ConversationMessage(_message.Message):
+    __slots__ = ["at", "content", "speaker"]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    SPEAKER_FIELD_NUMBER: _ClassVar[int]
+    at: _timestamp_pb2.Timestamp
+    content: str
+    speaker: str
+    def __init__(self, speaker: _Optional[str] = ..., content: _Optional[str] = ..., at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class IngestDocumentRequest(_message.Message):
     __slots__ = ["content", "metadata", "source", "title"]
@@ -42,6 +53,34 @@ class IngestDocumentResponse(_message.Message):
     quota: _memory_pb2.Quota
     status: _memory_pb2.IndexStatus
     def __init__(self, document_id: _Optional[str] = ..., status: _Optional[_Union[_memory_pb2.IndexStatus, str]] = ..., quota: _Optional[_Union[_memory_pb2.Quota, _Mapping]] = ...) -> None: ...
+
+class StoreConversationRequest(_message.Message):
+    __slots__ = ["messages", "session_id", "title"]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[ConversationMessage]
+    session_id: str
+    title: str
+    def __init__(self, title: _Optional[str] = ..., session_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ConversationMessage, _Mapping]]] = ...) -> None: ...
+
+class StoreConversationResponse(_message.Message):
+    __slots__ = ["memory", "next_session_memory_id", "previous_session_memory_id", "session_id", "turns_added", "turns_skipped", "turns_total"]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_SESSION_MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_SESSION_MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TURNS_ADDED_FIELD_NUMBER: _ClassVar[int]
+    TURNS_SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    TURNS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    memory: _memory_pb2.StoredMemory
+    next_session_memory_id: str
+    previous_session_memory_id: str
+    session_id: str
+    turns_added: int
+    turns_skipped: int
+    turns_total: int
+    def __init__(self, session_id: _Optional[str] = ..., memory: _Optional[_Union[_memory_pb2.StoredMemory, _Mapping]] = ..., turns_added: _Optional[int] = ..., turns_skipped: _Optional[int] = ..., turns_total: _Optional[int] = ..., previous_session_memory_id: _Optional[str] = ..., next_session_memory_id: _Optional[str] = ...) -> None: ...
 
 class StoreMemoriesRequest(_message.Message):
     __slots__ = ["memories"]

@@ -8,7 +8,7 @@ from memory.v1 import ingest_service_pb2 as memory_dot_v1_dot_ingest__service__p
 class IngestServiceStub(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
     through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
-    MCP: service_store_memory, service_upload_document.
+    MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
     def __init__(self, channel):
@@ -37,12 +37,17 @@ class IngestServiceStub(object):
                 request_serializer=memory_dot_v1_dot_ingest__service__pb2.IngestDocumentRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_ingest__service__pb2.IngestDocumentResponse.FromString,
                 )
+        self.StoreConversation = channel.unary_unary(
+                '/memory.v1.IngestService/StoreConversation',
+                request_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.FromString,
+                )
 
 
 class IngestServiceServicer(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
     through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
-    MCP: service_store_memory, service_upload_document.
+    MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
     def StoreMemory(self, request, context):
@@ -78,6 +83,16 @@ class IngestServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StoreConversation(self, request, context):
+        """A conversation session's messages (REST POST /api/v1/conversations, MCP
+        service_store_conversation; docs/ingest.md "Conversations"): one episodic memory per session,
+        one chunk per turn, each turn valid from its message time. Sending to an existing session_id
+        adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_IngestServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -101,6 +116,11 @@ def add_IngestServiceServicer_to_server(servicer, server):
                     request_deserializer=memory_dot_v1_dot_ingest__service__pb2.IngestDocumentRequest.FromString,
                     response_serializer=memory_dot_v1_dot_ingest__service__pb2.IngestDocumentResponse.SerializeToString,
             ),
+            'StoreConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.StoreConversation,
+                    request_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'memory.v1.IngestService', rpc_method_handlers)
@@ -111,7 +131,7 @@ def add_IngestServiceServicer_to_server(servicer, server):
 class IngestService(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
     through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
-    MCP: service_store_memory, service_upload_document.
+    MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
     @staticmethod
@@ -179,5 +199,22 @@ class IngestService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/IngestDocument',
             memory_dot_v1_dot_ingest__service__pb2.IngestDocumentRequest.SerializeToString,
             memory_dot_v1_dot_ingest__service__pb2.IngestDocumentResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def StoreConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/StoreConversation',
+            memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.SerializeToString,
+            memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
