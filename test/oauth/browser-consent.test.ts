@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from "ava";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM_PATH, HAS_CHROMIUM } from "../dashboard/dashboard-kit.js";
 import { freshEmail } from "../tenancy/sign-in-helper.js";
 import {
@@ -9,8 +9,10 @@ import {
 } from "./client-metadata-document-server.js";
 import {
   authorizationParams,
+  hiddenFields,
   mailedLink,
   mcpCall,
+  memberSession,
   memberWithWorkspace,
   type OAuthTestBed,
   pkce,
@@ -169,5 +171,139 @@ run(
     t.true(consentText.includes(`describes itself at ${new URL(clientId).host}`));
     await exchangeAndCallTool(t, client, callback, verifier);
     t.true(documents.fetches(path) >= 1);
+  },
+);
+
+// Issue 47, item 4, the path a browser takes when the page hides its origin: under a no-referrer
+// policy (the page's old meta tag, a browser setting or an extension) Chromium sends the consent
+// form with `Origin: null`. That is accepted only from our own page — Sec-Fetch-Site same-origin and
+// the session's anti-CSRF token in the form — never from another origin, not even one of the same
+// site that somehow holds the token.
+
+/** A browser context signed in as a fresh workspace member (the session cookie as sign-in sets it). */
+async function signedInContext(t: ExecutionContext) {
+  const { cookie } = await memberSession(bed);
+  const [name = "", value = ""] = cookie.split("=");
+  const context = await browser.newContext({ locale: "en-US" });
+  t.teardown(() => context.close());
+  await context.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  return { context, cookie };
+}
+
+/** Records the consent POSTs' Origin, and whether the redirect URI was reached. */
+async function watchConsent(page: Page, redirectUri: string) {
+  const seen = {
+    posts: [] as Promise<string | undefined>[],
+    callback: undefined as URL | undefined,
+  };
+  page.on("request", (request) => {
+    if (request.url() === `${bed.url}/api/oauth/authorize` && request.method() === "POST") {
+      seen.posts.push(request.allHeaders().then((headers) => headers.origin));
+    }
+  });
+  await page.route(`${redirectUri}**`, async (route) => {
+    seen.callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: "text/html", body: "<p>connected</p>" });
+  });
+  return seen;
+}
+
+/** Serves our consent page as a no-referrer page (optionally without its anti-CSRF field). */
+async function hideOrigin(page: Page, dropToken: boolean): Promise<void> {
+  await page.route(
+    (url) => url.pathname === "/api/oauth/authorize",
+    async (route) => {
+      if (route.request().method() !== "GET") return route.continue();
+      const response = await route.fetch();
+      let body = (await response.text()).replace(
+        '<meta name="referrer" content="same-origin">',
+        '<meta name="referrer" content="no-referrer">',
+      );
+      if (dropToken) body = body.replace(/<input type="hidden" name="csrf_token" value="[^"]*">/, "");
+      return route.fulfill({ response, body });
+    },
+  );
+}
+
+run(
+  `Chromium, consent page under no-referrer: Allow is sent with Origin: null and accepted with the form's token${skipped}`,
+  async (t) => {
+    t.timeout(120_000);
+    const { context } = await signedInContext(t);
+    const page = await context.newPage();
+    const client = await registerClient(bed, { client_name: "Private browser assistant" });
+    const seen = await watchConsent(page, client.redirectUri);
+    await hideOrigin(page, false);
+    const { verifier, challenge } = pkce();
+    await page.goto(`${bed.url}/api/oauth/authorize?${authorizationParams(bed, client, challenge)}`);
+    await page.getByRole("button", { name: "Allow", exact: true }).click();
+    await page.getByText("connected").waitFor();
+    t.deepEqual(await Promise.all(seen.posts), ["null"]);
+    if (!seen.callback) throw new Error("the browser never arrived at the redirect URI");
+    await exchangeAndCallTool(t, client, seen.callback, verifier);
+  },
+);
+
+run(
+  `Chromium, consent page under no-referrer without the anti-CSRF token: Origin: null is refused (403)${skipped}`,
+  async (t) => {
+    t.timeout(120_000);
+    const { context } = await signedInContext(t);
+    const page = await context.newPage();
+    const client = await registerClient(bed);
+    const seen = await watchConsent(page, client.redirectUri);
+    await hideOrigin(page, true);
+    await page.goto(`${bed.url}/api/oauth/authorize?${authorizationParams(bed, client, pkce().challenge)}`);
+    const [answer] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url() === `${bed.url}/api/oauth/authorize` && r.request().method() === "POST",
+      ),
+      page.getByRole("button", { name: "Allow", exact: true }).click(),
+    ]);
+    t.is(answer.status(), 403);
+    await page.getByText("cross-site consent refused").waitFor();
+    t.deepEqual(await Promise.all(seen.posts), ["null"]);
+    t.is(seen.callback, undefined);
+  },
+);
+
+run(
+  `Chromium, another origin of the same site posts the consent form with Origin: null and the session's own token: refused (403)${skipped}`,
+  async (t) => {
+    t.timeout(120_000);
+    const { context, cookie } = await signedInContext(t);
+    const client = await registerClient(bed);
+    const params = authorizationParams(bed, client, pkce().challenge);
+    // The attacker has every field of the consent form, the anti-CSRF token included.
+    const consentHtml = await (
+      await fetch(`${bed.url}/api/oauth/authorize?${params}`, { headers: { cookie, accept: "text/html" } })
+    ).text();
+    const fields: Record<string, string> = { ...hiddenFields(consentHtml), scope: "read", decision: "allow" };
+    t.truthy(fields.csrf_token);
+    const inputs = Object.entries(fields)
+      .map(
+        ([name, value]) => `<input type="hidden" name="${name}" value="${value.replaceAll('"', "&quot;")}">`,
+      )
+      .join("");
+    const path = `/attack-${Math.random().toString(36).slice(2)}.html`;
+    documents.serve(path, () => ({
+      headers: { "content-type": "text/html" },
+      body: `<!doctype html><meta name="referrer" content="no-referrer"><form method="post" action="${bed.url}/api/oauth/authorize">${inputs}</form><script>document.forms[0].submit()</script>`,
+    }));
+    const page = await context.newPage();
+    const seen = await watchConsent(page, client.redirectUri);
+    const [answer] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url() === `${bed.url}/api/oauth/authorize` && r.request().method() === "POST",
+      ),
+      page.goto(`${documents.origin}${path}`),
+    ]);
+    t.is(answer.status(), 403);
+    await page.getByText("cross-site consent refused").waitFor();
+    // 127.0.0.1 on another port: the same site (the Lax cookie goes along), not the same origin. With
+    // Origin: null and a valid token, only Sec-Fetch-Site (same-site, which Playwright does not
+    // show) is left to refuse it — as it did.
+    t.deepEqual(await Promise.all(seen.posts), ["null"]);
+    t.is(seen.callback, undefined);
   },
 );
