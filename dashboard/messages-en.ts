@@ -110,6 +110,16 @@ export const en = {
   deliveryPending: "pending",
   deliveryDelivered: "delivered",
   deliveryDead: "given up",
+  edit: "Edit",
+  editWebhook: "Edit webhook",
+  saveChanges: "Save changes",
+  webhookSaved: "Changes saved.",
+  rotateSecret: "New secret",
+  rotateConfirm:
+    "Issue a new signing secret? The old one keeps signing for 24 hours, so your receiver can switch.",
+  rotateYes: "Yes, issue a new secret",
+  secretRotated:
+    "The new signing secret. Copy it now: it is shown only this once. Until {time} events are also signed with the old one.",
   // keys
   keysTitle: "Provider keys",
   keysLead:
@@ -127,6 +137,22 @@ export const en = {
   testOk: "OK in {ms} ms — model {model}, {dim} dimensions",
   testFailed: "Failed after {ms} ms: {error}",
   noKeys: "No keys yet.",
+  usedFor: "Used for",
+  usedForEmbeddings: "embeddings",
+  usedForReranking: "reranking",
+  notUsed: "—",
+  selectionTitle: "Which key embeds and which reranks",
+  selectionLead:
+    "A new embedding key re-embeds every memory in the background; search keeps using the current model until it is done.",
+  serviceModel: "The service's own model",
+  embeddingKey: "Embeddings",
+  rerankKey: "Reranking",
+  rerankHelp: "Only Cohere, Voyage and Jina keys can rerank.",
+  activeSpace: "Search uses",
+  reembedding: "Re-embedding: {done} of {total} memories into {space}. Search switches when all are done.",
+  reembedProgress: "Re-embedding progress",
+  saveSelection: "Save choice",
+  selectionSaved: "Choice saved.",
   // billing
   billingTitle: "Plan and billing",
   billing: "Billing period",

@@ -264,12 +264,14 @@ export function ConfirmButton(props: {
   question: string;
   yes: string;
   onConfirm: () => Promise<void>;
+  /** The first button's look: red for deletions (default), plain for changes that undo nothing. */
+  tone?: "danger" | "secondary";
 }): ComponentChildren {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return h(
       "button",
-      { type: "button", class: "danger", onClick: () => setAsking(true) },
+      { type: "button", class: props.tone ?? "danger", onClick: () => setAsking(true) },
       props.label,
       h("span", { class: "sr-only" }, ` ${props.object}`),
     );

@@ -112,7 +112,7 @@ export function TokensPage(props: { session: Session }): ComponentChildren {
           "tr",
           { key: token.id, "data-token-id": token.id },
           h("th", { scope: "row" }, token.name, token.kind === "oauth" ? " (OAuth)" : ""),
-          h("td", null, token.scopes.join(", ")),
+          h("td", { "data-testid": "scopes" }, token.scopes.join(", ")),
           h("td", null, formatTime(token.createdAt)),
           h("td", { "data-testid": "last-used" }, formatTime(token.lastUsedAt)),
           h("td", null, h(RevokeButton, { token, onRevoked: () => void load(), onError: setError })),

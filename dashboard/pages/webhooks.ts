@@ -26,6 +26,7 @@ interface Subscription {
   consecutiveFailures: number;
   createdAt: string;
   deactivatedAt: string | null;
+  previousSecretExpiresAt: string | null;
 }
 
 interface Delivery {
@@ -82,11 +83,74 @@ function DeliveryLog(props: { subscriptionId: string; version: number }): Compon
   );
 }
 
+/** Change a subscription's address, description and event kinds (PATCH /api/webhooks/{id}). */
+function EditForm(props: {
+  sub: Subscription;
+  onSaved: () => void;
+  onCancel: () => void;
+}): ComponentChildren {
+  const [url, setUrl] = useState(props.sub.url);
+  const [description, setDescription] = useState(props.sub.description);
+  const [events, setEvents] = useState<string[]>(props.sub.events);
+  const [error, setError] = useState<unknown>();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      await api("PATCH", `/api/webhooks/${encodeURIComponent(props.sub.id)}`, { url, description, events });
+      props.onSaved();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return h(
+    "form",
+    { class: "edit-webhook", onSubmit: submit, "aria-label": t("editWebhook") },
+    error ? h(ErrorNotice, { error }) : null,
+    h(Field, { label: t("url"), name: "edit-url", type: "url", value: url, onInput: setUrl, required: true }),
+    h(Field, {
+      label: t("description"),
+      name: "edit-description",
+      value: description,
+      onInput: setDescription,
+    }),
+    h(Checkboxes, {
+      legend: t("events"),
+      name: "edit-events",
+      options: EVENT_KINDS.map((k) => [k, k] as const),
+      checked: events,
+      onChange: setEvents,
+    }),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "submit", disabled: events.length === 0 || url.trim() === "" }, t("saveChanges")),
+      h("button", { type: "button", class: "secondary", onClick: props.onCancel }, t("cancel")),
+    ),
+  );
+}
+
 function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): ComponentChildren {
   const { sub } = props;
   const [message, setMessage] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
   const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState(false);
+  // A rotated secret, shown once in this card; the old one keeps signing until `until`.
+  const [rotated, setRotated] = useState<{ secret: string; until: string | null } | undefined>();
+  const rotate = async () => {
+    setError(undefined);
+    try {
+      const r = await api<{ secret: string; previousSecretExpiresAt: string | null }>(
+        "POST",
+        `/api/webhooks/${encodeURIComponent(sub.id)}/rotate-secret`,
+      );
+      setRotated({ secret: r.secret, until: r.previousSecretExpiresAt });
+      props.onChanged();
+    } catch (e) {
+      setError(e);
+    }
+  };
   const act = async (path: string, done: string | undefined) => {
     setError(undefined);
     try {
@@ -111,10 +175,44 @@ function SubscriptionCard(props: { sub: Subscription; onChanged: () => void }): 
     ),
     error ? h(ErrorNotice, { error }) : null,
     message ? h(Notice, { kind: "info" }, message) : null,
+    rotated
+      ? h(SecretOnce, {
+          lead: rotated.until ? t("secretRotated", { time: formatTime(rotated.until) }) : t("secretOnce"),
+          secret: rotated.secret,
+          testId: "rotated-secret",
+        })
+      : null,
+    editing
+      ? h(EditForm, {
+          sub,
+          onSaved: () => {
+            setEditing(false);
+            setMessage(t("webhookSaved"));
+            props.onChanged();
+          },
+          onCancel: () => setEditing(false),
+        })
+      : null,
     h(
       "div",
       { class: "row" },
       h("button", { type: "button", onClick: () => void act("test", t("testSent")) }, t("test")),
+      editing
+        ? null
+        : h(
+            "button",
+            { type: "button", class: "secondary", onClick: () => setEditing(true) },
+            t("edit"),
+            h("span", { class: "sr-only" }, ` ${sub.url}`),
+          ),
+      h(ConfirmButton, {
+        label: t("rotateSecret"),
+        object: sub.url,
+        question: t("rotateConfirm"),
+        yes: t("rotateYes"),
+        onConfirm: rotate,
+        tone: "secondary",
+      }),
       sub.active
         ? null
         : h("button", { type: "button", onClick: () => void act("reactivate", undefined) }, t("reactivate")),
