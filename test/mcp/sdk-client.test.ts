@@ -1,11 +1,13 @@
 import test, { type ExecutionContext } from "ava";
 import type { z } from "zod";
+import type { eraseMemoryOutput } from "../../gateway-mcp/tools/erase-memory.js";
 import type { linkOutput } from "../../gateway-mcp/tools/link.js";
 import type { listRecentOutput } from "../../gateway-mcp/tools/list-recent.js";
 import type { listRelationsOutput } from "../../gateway-mcp/tools/list-relations.js";
 import type { recallOutput } from "../../gateway-mcp/tools/recall.js";
 import type { recallAtTimeOutput } from "../../gateway-mcp/tools/recall-at-time.js";
 import type { statsOutput } from "../../gateway-mcp/tools/stats.js";
+import type { storedConversationSchema } from "../../gateway-mcp/tools/store-conversation.js";
 import { TOOLS } from "../../gateway-mcp/tools/tool-list.js";
 import type { unlinkOutput } from "../../gateway-mcp/tools/unlink.js";
 import type { updateFactOutput } from "../../gateway-mcp/tools/update-fact.js";
@@ -48,7 +50,8 @@ test.before(async () => {
   // The word-hashing test embedder: recall matches by words, starts in milliseconds, and the
   // built-in embedder's own quality is tested with ingest and recall.
   service = await startTestService({ models: switchableModels() });
-  tenant = await service.createTenant({ scopes: ["read", "write"], limitsOverride: UNTHROTTLED });
+  // admin for service_erase_memory; the read-only token below covers the scope refusals.
+  tenant = await service.createTenant({ scopes: ["read", "write", "admin"], limitsOverride: UNTHROTTLED });
   readOnlyToken = (await tenant.issueToken(["read"], "read only")).token;
   for (const mode of MODES) {
     clients.set(mode, await connectSdkClient(service.httpUrl, tenant.token, mode));
@@ -505,6 +508,84 @@ for (const mode of MODES) {
       );
       t.is((error.data as { reason?: string } | undefined)?.reason, "content_required");
     }
+  });
+
+  test(`${mode}: service_store_conversation stores a session, skips re-sent messages, and recall finds the turn`, async (t) => {
+    const client = clientFor(mode);
+    const word = uniqueWord();
+    const messages = [
+      {
+        speaker: "Anna",
+        content: `Shall we move the ${word} review to Thursday?`,
+        at: "2026-03-02T09:00:00Z",
+      },
+      {
+        speaker: "Ben",
+        content: `Yes, Thursday at ten works for the ${word} review.`,
+        at: "2026-03-02T09:01:00Z",
+      },
+    ];
+    const first = await callTool<z.output<typeof storedConversationSchema>>(
+      client,
+      "service_store_conversation",
+      {
+        title: `Sync ${word}`,
+        messages,
+      },
+    );
+    t.truthy(first.session_id);
+    t.is(first.turns_added, 2);
+    t.is(first.turns_total, 2);
+    t.regex(first.memory.memory_id, UUID);
+    const again = await callTool<z.output<typeof storedConversationSchema>>(
+      client,
+      "service_store_conversation",
+      {
+        title: `Sync ${word}`,
+        session_id: first.session_id,
+        messages: [...messages, { speaker: "Anna", content: `Great, ${word} review on Thursday then.` }],
+      },
+    );
+    t.is(again.session_id, first.session_id);
+    t.is(again.turns_skipped, 2);
+    t.is(again.turns_added, 1);
+    t.is(again.turns_total, 3);
+    const recalled = await callTool<Recall>(client, "service_recall", {
+      query: `Thursday ten ${word} review`,
+    });
+    t.true(
+      recalled.hits.some((hit) => hit.content.includes(`Thursday at ten works for the ${word}`)),
+      JSON.stringify(recalled.hits.map((hit) => hit.content)),
+    );
+  });
+
+  test(`${mode}: service_erase_memory without confirm names what would go; with confirm: true the memory is gone`, async (t) => {
+    // These clients declared no elicitation: the confirm argument decides (erase-confirmation.test.ts
+    // has the user asked through elicitation and the 2026-07-28 input request).
+    const client = clientFor(mode);
+    const word = uniqueWord();
+    const stored = await callTool<Stored>(client, "service_store_memory", {
+      title: `Door code ${word}`,
+      content: `The door code for the ${word} office is 2468.`,
+    });
+    const asked = await client.callTool({
+      name: "service_erase_memory",
+      arguments: { memory_id: stored.memory_id },
+    });
+    t.true(asked.isError);
+    t.like(asked.structuredContent as z.output<typeof eraseMemoryOutput>, {
+      erased: false,
+      memory_id: stored.memory_id,
+      title: `Door code ${word}`,
+      versions: 1,
+    });
+    const erased = await callTool<z.output<typeof eraseMemoryOutput>>(client, "service_erase_memory", {
+      memory_id: stored.memory_id,
+      confirm: true,
+    });
+    t.like(erased, { erased: true, memory_id: stored.memory_id, versions: 1 });
+    const recalled = await callTool<Recall>(client, "service_recall", { query: `door code ${word}` });
+    t.false(recalled.hits.some((hit) => hit.memory_id === stored.memory_id));
   });
 
   // 2026-07-28 forbids emitting -32002; the same refusal is -31002 there (docs/mcp.md "Errors").
