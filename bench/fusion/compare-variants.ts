@@ -1,5 +1,7 @@
+import { BUILTIN_EMBEDDER_ID } from "../../core/models/builtin/create-builtin-embedder.js";
 import {
   type ChannelShareWeights,
+  channelShareWeights,
   fulltextShare,
   fuseCalibratedScores,
   vectorMargin,
@@ -42,7 +44,11 @@ const asHits = (hits: RecordedQuery["fulltext"]) =>
 /** Full text's share of the fusion for a recorded query (production: fulltextShare). */
 export function shareOf(q: RecordedQuery, weights: ChannelShareWeights): number {
   const vector = q.vector.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, distance: h.value }));
-  return fulltextShare(weights, { coverage: q.coverage, vectorMargin: vectorMargin(vector) });
+  return fulltextShare(weights, {
+    coverage: q.coverage,
+    vectorMargin: vectorMargin(vector),
+    chunkCount: q.chunkCount ?? 0,
+  });
 }
 
 const rankFused = (channels: Parameters<typeof fuseReciprocalRank>[0]) => ({
@@ -60,7 +66,12 @@ const calibratedFusion = (q: RecordedQuery, share: number) =>
 const calibrated = (q: RecordedQuery, share: number) => calibratedFusion(q, share).map((m) => m.memoryId);
 
 /** The production weights (core/recall/fuse/fuse-calibrated-scores.ts). */
-export const PRODUCTION_SHARE: ChannelShareWeights = { bias: -1.4, coverage: 2.5, vectorMargin: -3.8 };
+export const PRODUCTION_SHARE: ChannelShareWeights = channelShareWeights(BUILTIN_EMBEDDER_ID) ?? {
+  bias: -1.4,
+  coverage: 2.5,
+  vectorMargin: -3.8,
+  size: 0,
+};
 
 export const VARIANTS: Record<string, Variant> = {
   bm25: (q) => ({ order: q.fulltext.map((h) => h.memoryId), rerankShare: 1 }),

@@ -24,6 +24,8 @@ export interface RecordedQuery {
   readonly maxScore: number;
   /** Share of the query's own lexemes the tenant's chunks contain (SearchFulltext's coverage). */
   readonly coverage: number;
+  /** The tenant's current chunks (fusion's size feature); absent in recordings before 2026-12-06. */
+  readonly chunkCount?: number;
   readonly fulltext: readonly RecordedHit[];
   readonly vector: readonly RecordedHit[];
   /** The production reranker's score per memory, for every memory either channel found. */
@@ -133,6 +135,7 @@ export async function recordQuery(
     relevant: [...query.relevant],
     maxScore: fulltext.maxScore,
     coverage: fulltext.coverage,
+    chunkCount: fulltext.chunkCount,
     fulltext: ft,
     vector: vec,
     rerank: Object.fromEntries(candidates.map((c, i) => [c.memoryId, scores[i] ?? 0])),

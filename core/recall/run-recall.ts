@@ -212,7 +212,7 @@ export async function runRecall(
               retryWhenIndexAhead,
             }),
           )
-        : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0 };
+        : { hits: [], terms: [], path: "off", maxScore: 0, coverage: 0, chunkCount: 0 };
       const vectorHits = await vectorSearch;
       if (providerFailure) throw providerFailure;
       const chunks = await timer.time("hydrate", () =>
@@ -232,7 +232,7 @@ export async function runRecall(
         known(h.chunkId).map((k) => ({ ...k, score: h.score })),
       );
       const vectorHitsKnown = vectorHits.filter((h) => chunks.has(h.chunkId));
-      const share = fusionShare(stages, deps.embedder.id, fulltext.coverage, vectorHitsKnown);
+      const share = fusionShare(stages, deps.embedder.id, fulltext, vectorHitsKnown);
       const fused =
         share === undefined
           ? fuseReciprocalRank([
@@ -348,14 +348,18 @@ export async function runRecall(
 function fusionShare(
   stages: RecallOptions["stages"],
   embedderId: string,
-  coverage: number,
+  fulltext: Pick<FulltextResult, "coverage" | "chunkCount">,
   vectorHits: readonly VectorHit[],
 ): number | undefined {
   if (!stages.vector) return 1;
   if (!stages.fulltext) return 0;
   const weights = channelShareWeights(embedderId);
   if (weights === undefined) return undefined;
-  return fulltextShare(weights, { coverage, vectorMargin: vectorMargin(vectorHits) });
+  return fulltextShare(weights, {
+    coverage: fulltext.coverage,
+    vectorMargin: vectorMargin(vectorHits),
+    chunkCount: fulltext.chunkCount,
+  });
 }
 
 /** Neighbours of the best seeds enter with a decayed score; direct hits keep their own. */

@@ -33,6 +33,8 @@ export interface FulltextResult {
    * near 1 when query and memories share a language, low across languages (fusion's channel share).
    */
   readonly coverage: number;
+  /** The tenant's current chunks (BM25's N): fusion's workspace-size feature. */
+  readonly chunkCount: number;
 }
 
 export interface FulltextOptions {
@@ -119,7 +121,14 @@ export async function searchFulltext(
       options.asOf,
     );
     if (indexed !== undefined)
-      return { hits: indexed.hits, terms, path: indexed.path, maxScore: maxBm25Score(terms), coverage };
+      return {
+        hits: indexed.hits,
+        terms,
+        path: indexed.path,
+        maxScore: maxBm25Score(terms),
+        coverage,
+        chunkCount: collection.chunkCount,
+      };
   }
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
   if (options.retryWhenIndexAhead && options.index?.peek(tenantId)) throw new Bm25IndexAhead();
@@ -127,5 +136,12 @@ export async function searchFulltext(
     asOf: options.asOf,
     filter: options.filter,
   });
-  return { hits: result.hits, terms, path: result.path, maxScore: maxBm25Score(terms), coverage };
+  return {
+    hits: result.hits,
+    terms,
+    path: result.path,
+    maxScore: maxBm25Score(terms),
+    coverage,
+    chunkCount: collection.chunkCount,
+  };
 }

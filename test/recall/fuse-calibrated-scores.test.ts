@@ -85,19 +85,32 @@ test("full text's share grows with vocabulary coverage and falls with the vector
       fc.double({ min: 0, max: 1, noNaN: true }),
       fc.double({ min: 0, max: 0.5, noNaN: true }),
       fc.double({ min: 0, max: 0.5, noNaN: true }),
-      (c1, c2, m1, m2) => {
-        const a = fulltextShare(weights, { coverage: Math.min(c1, c2), vectorMargin: m1 });
-        const b = fulltextShare(weights, { coverage: Math.max(c1, c2), vectorMargin: m1 });
-        const c = fulltextShare(weights, { coverage: c1, vectorMargin: Math.max(m1, m2) });
-        const e = fulltextShare(weights, { coverage: c1, vectorMargin: Math.min(m1, m2) });
-        return a > 0 && b < 1 && a <= b && c <= e;
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 1_000_000 }),
+      (c1, c2, m1, m2, n1, n2) => {
+        const a = fulltextShare(weights, { coverage: Math.min(c1, c2), vectorMargin: m1, chunkCount: 1_000 });
+        const b = fulltextShare(weights, { coverage: Math.max(c1, c2), vectorMargin: m1, chunkCount: 1_000 });
+        const c = fulltextShare(weights, { coverage: c1, vectorMargin: Math.max(m1, m2), chunkCount: 1_000 });
+        const e = fulltextShare(weights, { coverage: c1, vectorMargin: Math.min(m1, m2), chunkCount: 1_000 });
+        // A larger workspace never gives the vector channel more say (ADR 0496).
+        const small = fulltextShare(weights, {
+          coverage: c1,
+          vectorMargin: m1,
+          chunkCount: Math.min(n1, n2),
+        });
+        const large = fulltextShare(weights, {
+          coverage: c1,
+          vectorMargin: m1,
+          chunkCount: Math.max(n1, n2),
+        });
+        return a > 0 && b < 1 && a <= b && c <= e && small <= large;
       },
     ),
   );
   // A query in the memories' language with no standout vector hit: BM25 leads; across languages with
   // a clear paraphrase: the vector channel leads.
-  t.true(fulltextShare(weights, { coverage: 1, vectorMargin: 0.03 }) > 0.6);
-  t.true(fulltextShare(weights, { coverage: 0.1, vectorMargin: 0.2 }) < 0.2);
+  t.true(fulltextShare(weights, { coverage: 1, vectorMargin: 0.03, chunkCount: 1_000 }) > 0.6);
+  t.true(fulltextShare(weights, { coverage: 0.1, vectorMargin: 0.2, chunkCount: 1_000 }) < 0.2);
 });
 
 test("the vector margin is taken between the first two memories", (t) => {

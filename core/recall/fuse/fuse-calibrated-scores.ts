@@ -20,17 +20,34 @@ import { type FusedMemory, orderFused } from "./fuse-reciprocal-rank.js";
  *   development sets), BM25 then sees only dictionary translations and the vector channel should lead.
  * - the vector channel's margin: distance of its second hit minus its first. A clear margin means a
  *   near-paraphrase stands out from the rest.
- * Three numbers, fitted on xquad, tatoeba and covidfaq_de and checked on covidfaq_en and covidqa_en.
+ * - the workspace's size beyond SIZE_FEATURE_FROM chunks, as coverage × ln(chunks / SIZE_FEATURE_FROM):
+ *   a dense channel's top ranks fill with near neighbours faster than BM25's as the collection grows
+ *   (Reimers & Gurevych, "The Curse of Dense Low-Dimensional Information Retrieval for Large Index
+ *   Sizes", ACL 2021), the more so for a small embedder like the built-in one. Times coverage: across
+ *   languages BM25 sees only translations and the vector channel keeps its say. 0 for every
+ *   evaluation set (≤ 4,000 chunks).
+ * The first three numbers fitted on xquad, tatoeba and covidfaq_de and checked on covidfaq_en and
+ * covidqa_en; the size weight fitted at 10,000 chunks of the growth corpus and checked at 100,000
+ * (bench:growth, docs/recall.md "Fusion").
  */
 export interface ChannelShareWeights {
   readonly bias: number;
   readonly coverage: number;
   readonly vectorMargin: number;
+  readonly size: number;
 }
 
-/** The fitted weights (bench:fusion, 2026-11-24); distances are model-specific, so per embedder. */
+/** Workspaces up to this many chunks get no size term (above every evaluation set's size). */
+export const SIZE_FEATURE_FROM = 5_000;
+
+const SIZE_WEIGHT = 1.5;
+
+/** The fitted weights (bench:fusion, 2026-11-24; size 2026-12-06); distances are model-specific, so per embedder. */
 const SHARE_WEIGHTS: readonly { readonly idPrefix: string; readonly weights: ChannelShareWeights }[] = [
-  { idPrefix: BUILTIN_EMBEDDER_ID, weights: { bias: -1.4, coverage: 2.5, vectorMargin: -3.8 } },
+  {
+    idPrefix: BUILTIN_EMBEDDER_ID,
+    weights: { bias: -1.4, coverage: 2.5, vectorMargin: -3.8, size: SIZE_WEIGHT },
+  },
 ];
 
 /** Weights of a calibrated embedder; undefined: fuse by rank (plain RRF), since its scale is unknown. */
@@ -43,12 +60,20 @@ export interface QueryConfidence {
   readonly coverage: number;
   /** Cosine distance of the vector channel's second memory minus its first (0 with fewer than two). */
   readonly vectorMargin: number;
+  /** The tenant's current chunks (BM25's N). */
+  readonly chunkCount: number;
 }
+
+/** The size feature: ln(chunks / SIZE_FEATURE_FROM) above it, 0 up to it. */
+export const sizeExcess = (chunkCount: number) => Math.max(0, Math.log(chunkCount / SIZE_FEATURE_FROM));
 
 /** α: full text's share of the fused score for this query, in (0, 1). */
 export function fulltextShare(weights: ChannelShareWeights, confidence: QueryConfidence): number {
   const x =
-    weights.bias + weights.coverage * confidence.coverage + weights.vectorMargin * confidence.vectorMargin;
+    weights.bias +
+    weights.coverage * confidence.coverage +
+    weights.vectorMargin * confidence.vectorMargin +
+    weights.size * confidence.coverage * sizeExcess(confidence.chunkCount);
   return 1 / (1 + Math.exp(-x));
 }
 
