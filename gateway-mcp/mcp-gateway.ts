@@ -146,8 +146,9 @@ class ResponseStream {
  * snake_case MCP JSON-RPC at /api/mcp/v1 (spec "MCP endpoint", "MCP tools (11)", plus
  * service_erase_memory). A thin JSON-RPC
  * layer rather than the SDK's server transport: the spec wants one plain JSON object by default
- * (the SDK transport insists on SSE-capable clients), the server is stateless (no Mcp-Session-Id is
- * issued, so any replica can answer), and every error goes through the one mapping module.
+ * (the SDK transport insists on SSE-capable clients), the server keeps no session state (the one
+ * Mcp-Session-Id it issues, to 2025-11-25 clients that declared elicitation, carries what it means:
+ * session-id.ts), so any replica can answer, and every error goes through the one mapping module.
  */
 export const mcpGateway: FastifyPluginAsync<McpGatewayOptions> = async (app, options) => {
   const metrics = options.metrics;
