@@ -240,9 +240,14 @@ export function ExplorerPage(): ComponentChildren {
       })
       .catch((e: unknown) => setError(e));
   }, [epoch]);
-  const select = (id: string) => {
+  // Opening a memory from the hits or the newest list; the erasure notice has done its job.
+  const open = (id: string) => {
     setErased(undefined);
     setSelected(id);
+  };
+  // From the detail (another version, a neighbour, a new version): the newest list may have changed.
+  const select = (id: string) => {
+    open(id);
     setEpoch((n) => n + 1);
   };
   // The link form's targets: every memory the page shows, once.
@@ -317,7 +322,7 @@ export function ExplorerPage(): ComponentChildren {
                       { scope: "row" },
                       h(
                         "button",
-                        { type: "button", class: "link", onClick: () => setSelected(hit.memoryId) },
+                        { type: "button", class: "link", onClick: () => open(hit.memoryId) },
                         hit.title,
                       ),
                       h("p", { class: "snippet" }, hit.snippet),
@@ -364,11 +369,7 @@ export function ExplorerPage(): ComponentChildren {
               h(
                 "li",
                 { key: item.id },
-                h(
-                  "button",
-                  { type: "button", class: "link", onClick: () => setSelected(item.id) },
-                  item.title,
-                ),
+                h("button", { type: "button", class: "link", onClick: () => open(item.id) }, item.title),
                 ` — ${formatTime(item.createdAt)}`,
               ),
             ),

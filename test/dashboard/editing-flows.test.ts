@@ -225,17 +225,23 @@ flow("explorer: erase asks first with what would go (a dry run), then removes ev
   await capture("explorer-erased");
 });
 
-flow("explorer in German: the editing texts are translated", async (t) => {
-  await page.getByRole("button", { name: "Deutsch" }).click();
-  await page.locator("ul.recent").getByRole("button", { name: "Acme GmbH" }).click();
-  const detail = page.getByTestId("memory-detail");
-  await detail.getByRole("heading", { name: "Diesen Fakt aktualisieren" }).waitFor();
-  await detail.getByRole("heading", { name: "Beziehung hinzufügen" }).waitFor();
-  await detail.getByRole("button", { name: "Diese Erinnerung löschen" }).waitFor();
-  t.is(await detail.getByLabel("Grund der Änderung").count(), 1);
-  await capture("explorer-de");
-  await page.getByRole("button", { name: "English" }).click();
-});
+flow(
+  "explorer in German at phone width: the editing texts are translated, nothing scrolls sideways",
+  async (t) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.getByRole("button", { name: "Deutsch" }).click();
+    await page.locator("ul.recent").getByRole("button", { name: "Acme GmbH" }).click();
+    const detail = page.getByTestId("memory-detail");
+    await detail.getByRole("heading", { name: "Diesen Fakt aktualisieren" }).waitFor();
+    await detail.getByRole("heading", { name: "Beziehung hinzufügen" }).waitFor();
+    await detail.getByRole("button", { name: "Diese Erinnerung löschen" }).waitFor();
+    t.is(await detail.getByLabel("Grund der Änderung").count(), 1);
+    t.true(await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth"));
+    await capture("explorer-de-phone");
+    await page.getByRole("button", { name: "English" }).click();
+    await page.setViewportSize({ width: 1100, height: 900 });
+  },
+);
 
 flow(
   "webhooks: edit the address and events, reactivate a deactivated one, rotate the secret (shown once; deliveries signed with it)",
