@@ -15,6 +15,10 @@
  * as before, by default for single sets unless `--no-peer`). Writes bench/results/eval-<dataset>.json,
  * and eval-all.json for more than one set. `EVAL_ANN_MIN_ROWS=N` builds each set's ANN index from N
  * rows instead of 1,200 (1: every set searched as a large tenant is, on the index; ADR 0300).
+ * `--via conversations` ingests the corpus through IngestService.StoreConversation (what POST
+ * /api/v1/conversations calls) instead: each document one turn (`speaker`, else "User"; `valid_from`
+ * its time), sessions as `session` names them, else one per day of `valid_from`, else of 20 documents; one conversation per group; a hit
+ * counts as the document of the turn it shows (docs/ingest.md "Conversations").
  */
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -22,7 +26,12 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { create } from "@bufbuild/protobuf";
 import { RecallStagesSchema } from "../gen/memory/v1/recall_service_pb.js";
-import { ingestEvalDataset, toDocumentIds } from "./eval/ingest-eval-dataset.js";
+import {
+  type EvalIngestVia,
+  ingestEvalDataset,
+  toDocumentIds,
+  toTurnDocumentIds,
+} from "./eval/ingest-eval-dataset.js";
 import { runOramaBaseline } from "./eval/orama-baseline.js";
 import { type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
 import { meanMetrics, percentile, type QueryMetrics, queryMetrics } from "./eval/retrieval-metrics.js";
@@ -63,6 +72,7 @@ const { values } = parseArgs({
     "no-peer": { type: "boolean", default: false },
     "out-dir": { type: "string", default: "bench/results" },
     stages: { type: "string" },
+    via: { type: "string", default: "entries" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
   },
 });
@@ -93,6 +103,11 @@ if (unknownStage !== undefined) {
   process.stderr.write(`unknown stage ${unknownStage}; known: ${Object.keys(STAGES).join(", ")}\n`);
   process.exit(2);
 }
+if (values.via !== "entries" && values.via !== "conversations") {
+  process.stderr.write(`--via takes entries or conversations, not ${values.via}\n`);
+  process.exit(2);
+}
+const via: EvalIngestVia = values.via;
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
 const categories = values.category === undefined ? undefined : new Set(values.category.split(","));
 const runPeers = values.peer || (!values.all && !values["no-peer"]);
@@ -106,7 +121,7 @@ async function evaluate(core: EvalCore, dir: string) {
     return undefined;
   }
   process.stderr.write(`${dataset.name}: ingesting ${dataset.documents.length} documents…\n`);
-  const ingested = await ingestEvalDataset(core, dataset);
+  const ingested = await ingestEvalDataset(core, dataset, via);
   process.stderr.write(
     `${dataset.name}: ${ingested.chunks} chunks in ${Math.round(ingested.ms)} ms; ${queries.length} queries…\n`,
   );
@@ -124,11 +139,13 @@ async function evaluate(core: EvalCore, dir: string) {
       );
       const elapsed = performance.now() - started;
       if (response.reranker !== "none") reranker = response.reranker;
-      const ranked = toDocumentIds(
-        response.hits.map((h) => h.memoryId),
-        ingested.docsOf,
-        query.relevant,
-      );
+      const ranked = ingested.docsOfTurn
+        ? toTurnDocumentIds(response.hits, ingested.docsOfTurn, ingested.docsOf, query.relevant)
+        : toDocumentIds(
+            response.hits.map((h) => h.memoryId),
+            ingested.docsOf,
+            query.relevant,
+          );
       const bucket = perStage.get(stage);
       bucket?.metrics.push(queryMetrics(ranked, query.relevant));
       bucket?.client.push(elapsed);

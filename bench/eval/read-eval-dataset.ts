@@ -9,6 +9,9 @@ export interface EvalDocument {
   readonly group: string;
   /** Valid time of the memory (corpus field `valid_from`, ISO 8601); unset: the time of ingest. */
   readonly validFrom?: Date;
+  /** Conversational sets: who said it and the session it belongs to (`--via conversations`). */
+  readonly speaker?: string;
+  readonly session?: string;
 }
 
 export interface EvalQuery {
@@ -48,6 +51,10 @@ export async function readEvalDataset(directory: string): Promise<EvalDataset> {
     text: asString(row.text),
     group: asString(row.group),
     ...(typeof row.valid_from === "string" ? { validFrom: new Date(row.valid_from) } : {}),
+    ...(typeof row.speaker === "string" ? { speaker: row.speaker } : {}),
+    ...(typeof (row.session ?? row.session_id) === "string"
+      ? { session: String(row.session ?? row.session_id) }
+      : {}),
   }));
   const queries = (await readJsonLines(join(directory, "queries.jsonl"))).map((row) => ({
     id: asString(row.id),
