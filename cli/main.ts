@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
 import { loadConfigOrExit } from "../config/load-or-exit.js";
 import { CliError } from "./cli-error.js";
+import { importMarkdown } from "./commands/import-markdown.js";
 import { keysRotateMaster } from "./commands/keys-rotate-master.js";
 import { tenantCreate } from "./commands/tenant-create.js";
 import { tenantErase } from "./commands/tenant-erase.js";
@@ -28,6 +29,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   token list --tenant <slug>
   token revoke --id <token id>
   keys rotate-master        re-seal provider keys: MASTER_KEY (current) → NEW_MASTER_KEY (environment)
+  import markdown --tenant <slug> <folder>                                      (an Obsidian-style vault; re-runs skip unchanged notes)
 `;
 
 const { values, positionals } = (() => {
@@ -52,7 +54,10 @@ const { values, positionals } = (() => {
   }
 })();
 
-const command = positionals.join(" ");
+// `import markdown` takes the vault folder as its one further positional argument.
+const isImport = positionals[0] === "import" && positionals[1] === "markdown";
+const command = (isImport ? positionals.slice(0, 2) : positionals).join(" ");
+const vaultFolder = isImport ? positionals[2] : undefined;
 if (values.help || command === "" || command === "help") {
   process.stdout.write(USAGE);
   process.exit(0);
@@ -67,6 +72,7 @@ const KNOWN = [
   "token list",
   "token revoke",
   "keys rotate-master",
+  "import markdown",
 ];
 if (!KNOWN.includes(command)) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
@@ -106,6 +112,20 @@ try {
     case "token revoke":
       process.stdout.write(await tokenRevoke(db, values));
       break;
+    case "import markdown": {
+      const { stdout, failed } = await importMarkdown(
+        db,
+        config,
+        { tenant: values.tenant, folder: vaultFolder },
+        {
+          write: (text) => process.stderr.write(text),
+          isTTY: process.stderr.isTTY === true,
+        },
+      );
+      process.stdout.write(stdout);
+      if (failed) exitCode = 1;
+      break;
+    }
     case "keys rotate-master":
       process.stdout.write(
         await keysRotateMaster(db, { masterKey: config.masterKey, newMasterKey: config.newMasterKey }),

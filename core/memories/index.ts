@@ -43,7 +43,7 @@ export { memoryTypeName } from "./memory-type.js";
 /** The chunks a memory's content is cut into, with their index text (benchmarks measure them). */
 export { type ContentSegment, chunkContent } from "./prepare-memory-content.js";
 export { type PurgeReport, purgeErased } from "./purge-erased.js";
-export { countMemories, lockTenantQuota, readQuota } from "./quota.js";
+export { countMemories, lockTenantQuota, type QuotaCaller, readQuota } from "./quota.js";
 export { type ReconcileReport, reconcileTenant } from "./reconcile-tenant.js";
 export { type ReembedReport, reembedTenant } from "./reembed-tenant.js";
 export {
