@@ -1,10 +1,13 @@
 import { createServer, type Http2Server, type Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
+import type { DescService } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { connectNodeAdapter, createConnectTransport } from "@connectrpc/connect-node";
 import test from "ava";
+import * as sdk from "../../sdk/typescript/src/node.js";
 import {
+  createMemoryClient,
   createNodeMemoryClient,
   ErrorInfoSchema,
   GetStatusResponseSchema,
@@ -42,6 +45,68 @@ for (const protocol of ["grpc", "connect"] as const) {
     t.is(hits[0]?.memoryId, memory?.memoryId);
   });
 }
+
+test("a client for every service in proto/memory/v1, each with all of its methods", async (t) => {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const declared: string[] = [];
+  for (const file of await readdir("proto/memory/v1")) {
+    const text = await readFile(`proto/memory/v1/${file}`, "utf8");
+    for (const match of text.matchAll(/^service (\w+) \{/gm)) declared.push(`memory.v1.${match[1]}`);
+  }
+  const services = Object.values(sdk as Record<string, unknown>).filter(
+    (value): value is DescService =>
+      typeof value === "object" && value !== null && "kind" in value && value.kind === "service",
+  );
+  t.deepEqual(
+    services.map((s) => s.typeName).sort(),
+    declared.sort(),
+    "every service's descriptor is exported",
+  );
+  const clients = Object.values(
+    createMemoryClient(createConnectTransport({ baseUrl: service.grpcUrl, httpVersion: "2" })),
+  );
+  t.is(clients.length, declared.length);
+  for (const descriptor of services) {
+    const names = descriptor.methods.map((m) => m.localName);
+    const client = clients.find((c) =>
+      names.every((name) => typeof (c as Record<string, unknown>)[name] === "function"),
+    );
+    t.truthy(client, `a client of ${descriptor.typeName}`);
+  }
+});
+
+test("lifecycle: an admin token erases a memory (dry run first), and recall no longer finds it", async (t) => {
+  const admin = await service.createTenant();
+  const client = createNodeMemoryClient({ baseUrl: service.grpcUrl, token: admin.token });
+  const { memory } = await client.ingest.storeMemory({
+    title: "SDK erasure",
+    content: "The lifecycle client erases the word sdkerasemarker.",
+    memoryType: MemoryType.SEMANTIC,
+  });
+  const id = memory?.memoryId ?? "";
+  const dry = await client.lifecycle.eraseMemory({ id, dryRun: true });
+  t.like(dry, { erased: false, versions: 1, title: "SDK erasure" });
+  t.true(dry.chunks >= 1);
+  t.is((await client.recall.recall({ query: "sdkerasemarker", k: 3 })).hits[0]?.memoryId, id);
+  const done = await client.lifecycle.eraseMemory({ id });
+  t.like(done, { erased: true, versions: 1, chunks: dry.chunks });
+  t.is((await client.recall.recall({ query: "sdkerasemarker", k: 3 })).hits.length, 0);
+  const again = await t.throwsAsync(client.lifecycle.eraseMemory({ id }));
+  t.is(ConnectError.from(again).code, Code.NotFound);
+});
+
+test("billing: the public cancellation step reaches the service (no payments here: UNAVAILABLE); GetBilling wants a session", async (t) => {
+  const anonymous = createNodeMemoryClient({ baseUrl: service.grpcUrl, retry: false });
+  const unconfigured = ConnectError.from(
+    await t.throwsAsync(anonymous.billing.requestCancellation({ email: "a@b.example", workspace: "acme" })),
+  );
+  t.is(unconfigured.code, Code.Unavailable);
+  t.regex(unconfigured.rawMessage, /^payments not configured/);
+  const withToken = createNodeMemoryClient({ baseUrl: service.grpcUrl, token: tenant.token });
+  const refused = ConnectError.from(await t.throwsAsync(withToken.billing.getBilling({})));
+  t.is(refused.code, Code.Unauthenticated);
+  t.regex(refused.rawMessage, /needs a signed-in session/);
+});
 
 test("a missing or wrong token is UNAUTHENTICATED, not retried", async (t) => {
   const started = Date.now();

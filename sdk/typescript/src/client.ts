@@ -1,14 +1,16 @@
 import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { bearerTokenInterceptor, type TokenSource } from "./auth.js";
+import { BillingService } from "./gen/memory/v1/billing_service_pb.js";
 import { GraphService } from "./gen/memory/v1/graph_service_pb.js";
 import { IngestService } from "./gen/memory/v1/ingest_service_pb.js";
+import { LifecycleService } from "./gen/memory/v1/lifecycle_service_pb.js";
 import { RecallService } from "./gen/memory/v1/recall_service_pb.js";
 import { StatusService } from "./gen/memory/v1/status_service_pb.js";
 import { TenancyService } from "./gen/memory/v1/tenancy_service_pb.js";
 import { WebhookService } from "./gen/memory/v1/webhook_service_pb.js";
 import { type RetryOptions, retryInterceptor } from "./retry.js";
 
-/** Typed clients of the memory service, sharing one transport. */
+/** Typed clients of every service in proto/memory/v1, sharing one transport. */
 export interface MemoryClient {
   readonly ingest: Client<typeof IngestService>;
   readonly recall: Client<typeof RecallService>;
@@ -16,6 +18,10 @@ export interface MemoryClient {
   readonly status: Client<typeof StatusService>;
   readonly tenancy: Client<typeof TenancyService>;
   readonly webhooks: Client<typeof WebhookService>;
+  /** Erasure (an admin-scope token) and, for a signed-in owner, workspace erasure and import. */
+  readonly lifecycle: Client<typeof LifecycleService>;
+  /** Plans and subscriptions; most calls need a signed-in session, the cancellation steps none. */
+  readonly billing: Client<typeof BillingService>;
 }
 
 /** Interceptors for a transport you build yourself: bearer token first, then retries. */
@@ -42,5 +48,7 @@ export function createMemoryClient(transport: Transport): MemoryClient {
     status: createClient(StatusService, transport),
     tenancy: createClient(TenancyService, transport),
     webhooks: createClient(WebhookService, transport),
+    lifecycle: createClient(LifecycleService, transport),
+    billing: createClient(BillingService, transport),
   };
 }
