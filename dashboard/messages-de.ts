@@ -225,7 +225,7 @@ export const de: Record<MessageKey, string> = {
   current: "diese Version",
   recent: "Neueste Erinnerungen",
   explorerLead:
-    "Durchsuchen Sie Ihre Erinnerungen, verfolgen Sie Versionen und Beziehungen und bearbeiten Sie sie: einen Fakt aktualisieren, zwei Erinnerungen verknüpfen, eine löschen.",
+    "Durchsuchen Sie Ihre Erinnerungen, verfolgen Sie Versionen und Beziehungen und bearbeiten Sie sie: einen Fakt aktualisieren, zwei Erinnerungen verknüpfen, eine löschen, ein Dokument hinzufügen.",
   changeReason: "Grund",
   // explorer: editing
   updateFact: "Diesen Fakt aktualisieren",
@@ -258,6 +258,26 @@ export const de: Record<MessageKey, string> = {
     "„{title}“ endgültig löschen? {versions} Version(en), {chunks} Textabschnitt(e) und {edges} Beziehungskante(n) werden entfernt. Das lässt sich nicht rückgängig machen.",
   eraseYes: "Ja, endgültig löschen",
   erased: "„{title}“ wurde gelöscht.",
+  // explorer: add a document
+  addDocument: "Dokument hinzufügen",
+  addDocumentLead:
+    "Fügen Sie Text ein oder wählen Sie eine Text- (.txt) oder Markdown-Datei (.md) bis 10 MB; sie wird in Ihrem Browser gelesen und im Hintergrund indexiert. Ein Dokument mit demselben Titel wird ersetzt. PDF- und Word-Dateien lassen sich hier noch nicht hochladen.",
+  docTitle: "Titel des Dokuments",
+  docTitleHelp: "Wird beim Wählen einer Datei aus ihrem Namen übernommen; Sie können ihn ändern.",
+  docFile: "Datei (.txt oder .md)",
+  docFileHelp: "Oder geben Sie den Text stattdessen unten ein.",
+  docFileRead: "„{name}“ gelesen ({size}).",
+  docFileRemove: "Stattdessen Text eingeben",
+  docText: "Text",
+  docSend: "Dokument hinzufügen",
+  docRefusedType:
+    "„{name}“ kann nicht hinzugefügt werden: Hier lassen sich nur Text- (.txt) und Markdown-Dateien (.md) lesen. Das Hochladen von PDF- oder Word-Dateien ist noch nicht möglich; kopieren Sie deren Text stattdessen in das Textfeld.",
+  docRefusedSize:
+    "„{name}“ ist {size} groß; ein Dokument darf höchstens 10 MB haben. Bitte teilen Sie es in mehrere Dokumente auf.",
+  docQueued: "In der Warteschlange: „{title}“ wird indexiert …",
+  docStored: "Gespeichert: „{title}“ ist indexiert und unter den neuesten Erinnerungen aufgeführt.",
+  docSlow:
+    "„{title}“ wird noch indexiert; es erscheint unter den neuesten Erinnerungen, sobald es bereit ist (laden Sie die Seite später neu).",
   cancelTitle: "Abonnement kündigen",
   cancelLead:
     "Kündigen Sie Ihren Vertrag hier, ohne Anmeldung. Vor dem Absenden prüfen Sie Ihre Angaben; den Eingang bestätigen wir auf der nächsten Seite und per E-Mail.",

@@ -226,7 +226,7 @@ export const en = {
   current: "this version",
   recent: "Newest memories",
   explorerLead:
-    "Search your memories, follow their versions and relations, and edit them: update a fact, link two memories, erase one.",
+    "Search your memories, follow their versions and relations, and edit them: update a fact, link two memories, erase one, add a document.",
   changeReason: "reason",
   // explorer: editing
   updateFact: "Update this fact",
@@ -258,6 +258,26 @@ export const en = {
     "Erase “{title}” for good? {versions} version(s), {chunks} text chunk(s) and {edges} relation edge(s) will be removed. This cannot be undone.",
   eraseYes: "Yes, erase for good",
   erased: "“{title}” was erased.",
+  // explorer: add a document
+  addDocument: "Add a document",
+  addDocumentLead:
+    "Paste text or choose a plain-text (.txt) or Markdown (.md) file of up to 10 MB; it is read in your browser and indexed in the background. A document with the same title is replaced. PDF and Word files cannot be uploaded here yet.",
+  docTitle: "Document title",
+  docTitleHelp: "Taken from the file's name when you choose a file; you can change it.",
+  docFile: "File (.txt or .md)",
+  docFileHelp: "Or type or paste the text below instead.",
+  docFileRead: "“{name}” read ({size}).",
+  docFileRemove: "Use text instead",
+  docText: "Text",
+  docSend: "Add document",
+  docRefusedType:
+    "“{name}” cannot be added: only plain-text (.txt) and Markdown (.md) files can be read here. Uploading PDF or Word files is not available yet; copy their text into the text field instead.",
+  docRefusedSize:
+    "“{name}” is {size}; a document may have at most 10 MB. Please split it into several documents.",
+  docQueued: "Queued: “{title}” is being indexed …",
+  docStored: "Stored: “{title}” is indexed and listed under the newest memories.",
+  docSlow:
+    "“{title}” is still being indexed; it will appear under the newest memories when it is ready (reload the page later).",
   // cancellation
   cancelTitle: "Cancel a subscription",
   cancelLead:

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
 import { formatTime, t } from "../i18n.js";
 import { ConfirmButton, ErrorNotice, Field, Notice, PageHead } from "../ui.js";
+import { AddDocument } from "./add-document.js";
 import { currentVersion, EraseMemory, FactEditor, LINEAGE_TYPES, LinkEditor } from "./memory-editing.js";
 import {
   label,
@@ -376,5 +377,7 @@ export function ExplorerPage(): ComponentChildren {
           ),
         )
       : null,
+    // Indexed: the newest list is read again and shows it.
+    h(AddDocument, { onStored: () => setEpoch((n) => n + 1) }),
   );
 }
