@@ -9,6 +9,7 @@ import {
   CHROMIUM_PATH,
   type DashboardBed,
   HAS_CHROMIUM,
+  restAs,
   seriousViolations,
   startDashboardBed,
 } from "./dashboard-kit.js";
@@ -36,18 +37,8 @@ async function capture(name: string): Promise<void> {
 }
 
 /** A REST call with the workspace's admin token (what a script would see). */
-async function rest<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${bed.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${tenant.token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
+const rest = <T>(method: string, path: string, body?: unknown) =>
+  restAs<T>(bed.url, tenant.token, method, path, body);
 
 async function store(title: string, content: string, memoryType: string): Promise<string> {
   const res = await rest<{ memoryId: string }>("POST", "/api/v1/memory/entries", {
