@@ -403,6 +403,8 @@ try {
     log(
       `cold large: first ${cold.first} ms ${JSON.stringify(firstStagesMs)}, next ${JSON.stringify(cold.next)}`,
     );
+    for (const line of (child?.output() ?? "").split("\n"))
+      if (/warm|listening|loaded/.test(line)) log(line.slice(0, 400));
   }
   writeBenchResult(values.out ?? "tenants", {
     workspaces: tenants.length,
