@@ -43,6 +43,7 @@ import type { Reranker } from "./models/reranker.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import { createRecallLogWriter } from "./recall/recall-log-writer.js";
 import { createRecallService } from "./recall/recall-service.js";
+import { rehearseRecall } from "./recall/rehearse-recall.js";
 import { type WarmUp, warmWorkspaces } from "./recall/warm-workspaces.js";
 import { fileRegistryOf } from "./reflection/file-registry.js";
 import { createReflectionServices } from "./reflection/reflection-service.js";
@@ -276,9 +277,6 @@ export function createCore(options: CoreOptions): Core {
           budget: options.workspaceState,
           segmentDirectory: options.bm25Index?.segmentDirectory,
         });
-  const warmUp = bm25Index
-    ? warmWorkspaces({ bm25Index, vectors, budget: options.workspaceState, logger: options.logger })
-    : undefined;
   const recallLog = createRecallLogWriter({ db, logger: options.logger });
   const recall = createRecallService({
     recallLog,
@@ -291,6 +289,28 @@ export function createCore(options: CoreOptions): Core {
     logger: options.logger,
     models,
   });
+  const warmUp = bm25Index
+    ? warmWorkspaces({
+        bm25Index,
+        vectors,
+        budget: options.workspaceState,
+        logger: options.logger,
+        rehearse: (tenantId) =>
+          rehearseRecall(
+            {
+              db,
+              vectors,
+              embedder: options.embedder,
+              reranker: options.reranker,
+              lexicon: options.lexicon,
+              logger: options.logger,
+              bm25Index,
+              models,
+            },
+            tenantId,
+          ),
+      })
+    : undefined;
   const ingest = createIngestService({
     db,
     vectors,

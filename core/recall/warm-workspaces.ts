@@ -33,6 +33,8 @@ export function warmWorkspaces(options: {
   readonly vectors: VectorStore;
   readonly budget: MemoryBudget | undefined;
   readonly logger: Logger;
+  /** Runs a warmed workspace's recall in process (rehearseRecall), for the first WARM_BEFORE_READY. */
+  readonly rehearse?: (tenantId: string) => Promise<void>;
 }): WarmUp {
   const { bm25Index, vectors, budget, logger } = options;
   let stopped = false;
@@ -51,6 +53,9 @@ export function warmWorkspaces(options: {
       try {
         // Side by side: decoding the index file is JavaScript, loading the ANN index LanceDB's threads.
         await Promise.all([bm25Index.preload(tenantId), vectors.warm(tenantId)]);
+        // The ones the process waits for also run their recall once or twice: the code paths and the
+        // database connections a first recall would otherwise warm (ADR 0495).
+        if (i < WARM_BEFORE_READY) await options.rehearse?.(tenantId);
         warmed++;
       } catch (error) {
         logger.debug({ err: error, tenantId }, "workspace not warmed");

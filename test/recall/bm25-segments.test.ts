@@ -5,9 +5,11 @@ import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
+import { rehearseRecall } from "../../core/recall/rehearse-recall.js";
 import { type WarmUp, waitForFirstWarm, warmWorkspaces } from "../../core/recall/warm-workspaces.js";
 import { openVectorStore } from "../../core/vectors/vector-store.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { loadTestModels } from "../ingest/ingest-test-kit.js";
 import { findWithIndex, insertMemory, insertTenant, supersede } from "./recall-fixtures.js";
 
 // Each workspace's BM25 index on disk (ADR 0370): a process that starts (or a workspace the budget
@@ -134,15 +136,21 @@ test("a restart warms the last run's hot workspaces from their files before any 
   const second = openCache(own);
   try {
     t.true((await second.hotList()).includes(hot));
+    const rehearsed: string[] = [];
     const warmUp = warmWorkspaces({
       bm25Index: second,
       vectors,
       budget: undefined,
       logger: createLogger("silent"),
+      rehearse: async (tenantId) => {
+        rehearsed.push(tenantId);
+      },
     });
-    // What a starting process waits for before it listens (ADR 0495): the list's first workspaces.
+    // What a starting process waits for before it listens (ADR 0495): the list's first workspaces,
+    // their indexes loaded and their recall rehearsed.
     const waited = await waitForFirstWarm(warmUp, 10_000);
     t.true(waited.ready, "the hot list's first workspaces were warm within the limit");
+    t.true(rehearsed.includes(hot), "its recall was rehearsed before the process takes calls");
     t.truthy(second.peek(hot), "held before the process takes calls");
     await warmUp.done;
     t.truthy(second.peek(hot), "held before its first recall");
@@ -173,4 +181,37 @@ test("the wait before listening is bounded: a warm-up still under way at the lim
     { ms: 0, ready: true },
     "no warm-up (BM25_INDEX=sql)",
   );
+});
+
+test("a rehearsed recall runs the workspace's real pipeline with its own words, and a workspace without chunks is skipped", async (t) => {
+  const sql = database.db.sql;
+  const tenant = await insertTenant(sql);
+  await insertMemory(sql, tenant, ["Der Hund bellt im Garten."]);
+  const empty = await insertTenant(sql);
+  const models = await loadTestModels();
+  const vectorDir = await mkdtemp(join(tmpdir(), "memory-rehearse-vectors-"));
+  const vectors = await openVectorStore(vectorDir);
+  const cache = openCache(await mkdtemp(join(tmpdir(), "memory-rehearse-")));
+  try {
+    const deps = {
+      db: database.db,
+      vectors,
+      embedder: models.embedder,
+      reranker: models.reranker,
+      lexicon: undefined,
+      logger: createLogger("silent"),
+      bm25Index: cache,
+    };
+    t.falsy(cache.peek(tenant));
+    await rehearseRecall(deps, tenant);
+    await cache.idle();
+    t.truthy(cache.peek(tenant), "the BM25 channel ran: the workspace's index is held");
+    await rehearseRecall(deps, empty);
+    t.falsy(cache.peek(empty), "nothing to rehearse with: nothing opened");
+  } finally {
+    cache.close();
+    vectors.close();
+    await models.close();
+    await rm(vectorDir, { recursive: true, force: true });
+  }
 });
