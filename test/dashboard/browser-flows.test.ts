@@ -3,7 +3,6 @@ import test from "ava";
 import type { BrowserContext, Page } from "playwright-core";
 import { waitFor } from "../helpers/test-service.js";
 import { callTool, connectSdkClient } from "../mcp/sdk-client.js";
-import { createSessionCookie } from "../rest/sessions.js";
 import { verifySignature } from "../webhooks/https-receiver.js";
 import {
   ARTIFACTS,
@@ -13,6 +12,7 @@ import {
   HAS_CHROMIUM,
   mailedLink,
   seriousViolations,
+  signedInContext,
   startDashboardBed,
 } from "./dashboard-kit.js";
 
@@ -411,10 +411,7 @@ flow("overview: the quota bar warns from 80 % of the plan's memory limit", async
     });
     t.is(res.status, 201, await res.text());
   }
-  const cookie = await createSessionCookie(bed.service, limited.tenantId);
-  const [name, value] = cookie.split("=") as [string, string];
-  const other = await bed.browser.newContext({ locale: "en-GB", viewport: { width: 1100, height: 800 } });
-  await other.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  const other = await signedInContext(bed, limited.tenantId, { width: 1100, height: 800 });
   const quotaPage = await other.newPage();
   await quotaPage.goto(`${bed.url}/dashboard`);
   await quotaPage.getByText("4 of 5 memories used (80 %).").waitFor();

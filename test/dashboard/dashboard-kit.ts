@@ -3,12 +3,13 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { testModels } from "../graph/graph-test-kit.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { onFreePort } from "../helpers/free-port.js";
 import { type ReceivedMail, startMailCatcher } from "../helpers/mail-catcher.js";
 import { startTestService, type TestService, waitFor } from "../helpers/test-service.js";
+import { createSessionCookie } from "../rest/sessions.js";
 import { type HttpsReceiver, startHttpsReceiver } from "../webhooks/https-receiver.js";
 
 /** Debian's Chromium unless CHROMIUM_PATH names another (installed by .ci/run). */
@@ -137,4 +138,17 @@ export async function restAs<T>(
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A browser context signed in to the tenant's dashboard (its session cookie set), English, desktop. */
+export async function signedInContext(
+  bed: DashboardBed,
+  tenantId: string,
+  viewport = { width: 1100, height: 900 },
+): Promise<BrowserContext> {
+  const cookie = await createSessionCookie(bed.service, tenantId);
+  const [name = "", value = ""] = cookie.split("=");
+  const context = await bed.browser.newContext({ locale: "en-GB", viewport });
+  await context.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  return context;
 }

@@ -1,7 +1,6 @@
 import test from "ava";
 import type { BrowserContext, Page } from "playwright-core";
 import type { TestTenant } from "../helpers/test-service.js";
-import { createSessionCookie } from "../rest/sessions.js";
 import {
   ARTIFACTS,
   axeViolations,
@@ -10,6 +9,7 @@ import {
   HAS_CHROMIUM,
   restAs,
   seriousViolations,
+  signedInContext,
   startDashboardBed,
 } from "./dashboard-kit.js";
 
@@ -45,10 +45,7 @@ test.before(async () => {
   if (!HAS_CHROMIUM) return;
   bed = await startDashboardBed();
   tenant = await bed.service.createTenant({ plan: "api" });
-  const cookie = await createSessionCookie(bed.service, tenant.tenantId);
-  const [name = "", value = ""] = cookie.split("=");
-  context = await bed.browser.newContext({ locale: "en-GB", viewport: { width: 1100, height: 900 } });
-  await context.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  context = await signedInContext(bed, tenant.tenantId);
   page = await context.newPage();
 });
 
@@ -184,10 +181,7 @@ flow("at the plan's memory limit the 402 becomes the plan notice with its upgrad
     }),
   });
   t.is(stored.status, 201);
-  const cookie = await createSessionCookie(bed.service, full.tenantId);
-  const [name = "", value = ""] = cookie.split("=");
-  const limited = await bed.browser.newContext({ locale: "en-GB", viewport: { width: 1100, height: 900 } });
-  await limited.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  const limited = await signedInContext(bed, full.tenantId);
   const other = await limited.newPage();
   try {
     await other.goto(`${bed.url}/dashboard/explorer`);

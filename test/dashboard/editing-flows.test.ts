@@ -1,7 +1,6 @@
 import test from "ava";
 import type { BrowserContext, Page } from "playwright-core";
 import { type TestTenant, waitFor } from "../helpers/test-service.js";
-import { createSessionCookie } from "../rest/sessions.js";
 import { verifySignature } from "../webhooks/https-receiver.js";
 import {
   ARTIFACTS,
@@ -11,6 +10,7 @@ import {
   HAS_CHROMIUM,
   restAs,
   seriousViolations,
+  signedInContext,
   startDashboardBed,
 } from "./dashboard-kit.js";
 
@@ -54,10 +54,7 @@ test.before(async () => {
   if (!HAS_CHROMIUM) return;
   bed = await startDashboardBed();
   tenant = await bed.service.createTenant({ plan: "api" });
-  const cookie = await createSessionCookie(bed.service, tenant.tenantId);
-  const [name = "", value = ""] = cookie.split("=");
-  context = await bed.browser.newContext({ locale: "en-GB", viewport: { width: 1100, height: 900 } });
-  await context.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  context = await signedInContext(bed, tenant.tenantId);
   page = await context.newPage();
 });
 

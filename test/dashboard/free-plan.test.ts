@@ -1,6 +1,5 @@
 import test from "ava";
 import type { BrowserContext, Page } from "playwright-core";
-import { createSessionCookie } from "../rest/sessions.js";
 import {
   ARTIFACTS,
   axeViolations,
@@ -8,6 +7,7 @@ import {
   type DashboardBed,
   HAS_CHROMIUM,
   seriousViolations,
+  signedInContext,
   startDashboardBed,
 } from "./dashboard-kit.js";
 
@@ -42,10 +42,7 @@ test.before(async () => {
   bed = await startDashboardBed({ selfHostedPlan: false });
   // An empty override: the free plan's own limits, as a real free workspace has them.
   const tenant = await bed.service.createTenant({ plan: "free", limitsOverride: {} });
-  const cookie = await createSessionCookie(bed.service, tenant.tenantId);
-  const [name = "", value = ""] = cookie.split("=");
-  context = await bed.browser.newContext({ locale: "en-GB", viewport: { width: 1100, height: 800 } });
-  await context.addCookies([{ name, value, url: bed.url, httpOnly: true, sameSite: "Lax" }]);
+  context = await signedInContext(bed, tenant.tenantId, { width: 1100, height: 800 });
   page = await context.newPage();
   page.on("response", (response) => {
     const url = new URL(response.url());
