@@ -1,7 +1,7 @@
 import type { TransactionSql } from "../../store/database.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
 import type { CollectionStatistics } from "../read-collection-statistics.js";
-import type { Bm25IndexView } from "./bm25-index-cache.js";
+import type { Bm25IndexView } from "./bm25-index-view.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 import { searchBm25 } from "./search-bm25.js";

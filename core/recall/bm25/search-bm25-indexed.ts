@@ -2,7 +2,7 @@ import type { TransactionSql } from "../../store/database.js";
 import { overfetchFactors } from "../filter/overfetch-factors.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
 import { averageLength, type CollectionStatistics } from "../read-collection-statistics.js";
-import type { Bm25IndexView } from "./bm25-index-cache.js";
+import type { Bm25IndexView } from "./bm25-index-view.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 
