@@ -60,6 +60,14 @@ export const tooLarge = (field: string, limit: string, hint: string) =>
     field,
   });
 
+/** A file of a type the service does not read, or not readable as its type (REST 415). */
+export const unsupportedMediaType = (message: string) =>
+  coreError(Code.InvalidArgument, ErrorReason.UNSUPPORTED_MEDIA_TYPE, message, { field: "data" });
+
+/** A file that was read but holds no text (a PDF without a text layer; REST 422). */
+export const noText = (message: string) =>
+  coreError(Code.InvalidArgument, ErrorReason.NO_TEXT, message, { field: "data" });
+
 export const unauthenticated = (message = "missing or invalid credentials") =>
   coreError(Code.Unauthenticated, ErrorReason.UNAUTHENTICATED, message);
 

@@ -57,6 +57,9 @@ export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode |
   // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
   // OAuth endpoints answer them in the RFC shape (gateway-oauth/oauth-errors.ts).
   [ErrorReason.OAUTH_REJECTED]: undefined,
+  // File uploads are not an MCP tool; should one come, INVALID_ARGUMENT (-32602) says it.
+  [ErrorReason.UNSUPPORTED_MEDIA_TYPE]: undefined,
+  [ErrorReason.NO_TEXT]: undefined,
 };
 
 /** Scopes in proto order (read, write, admin), as the challenge lists them. */

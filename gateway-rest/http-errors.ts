@@ -60,6 +60,9 @@ export const HTTP_STATUS_BY_REASON: Readonly<Record<ErrorReason, number | undefi
   // OAuth refusals: INVALID_ARGUMENT (400) or UNAUTHENTICATED (401, invalid_client) decide; the
   // OAuth endpoints answer them in the RFC shape (gateway-oauth/oauth-errors.ts).
   [ErrorReason.OAUTH_REJECTED]: undefined,
+  // File uploads (docs/ingest.md "Files"): another type or an unreadable file; a PDF without text.
+  [ErrorReason.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [ErrorReason.NO_TEXT]: 422,
 };
 
 /** "new_title" → "newTitle": REST names fields in camelCase (spec "Naming convention"). */

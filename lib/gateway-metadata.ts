@@ -51,5 +51,6 @@ export const KEYED_WRITE_METHODS: ReadonlySet<string> = new Set([
   "memory.v1.IngestService/StoreMemories",
   "memory.v1.IngestService/UploadDocument",
   "memory.v1.IngestService/IngestDocument",
+  "memory.v1.IngestService/UploadFile",
   "memory.v1.GraphService/UpdateFact",
 ]);

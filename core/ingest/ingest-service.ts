@@ -8,6 +8,7 @@ import { ingestDocument } from "./ingest-document.js";
 import { storeMemories } from "./store-memories.js";
 import { storeMemory } from "./store-memory.js";
 import { uploadDocument } from "./upload-document.js";
+import { uploadFile } from "./upload-file.js";
 
 export type IngestServiceDeps = WriteNewMemoryDeps & {
   /** The workspace's own embedder (BYOK); unset: the service's for everyone. */
@@ -36,6 +37,10 @@ export function createIngestService(deps: IngestServiceDeps): ServiceImpl<typeof
     async storeConversation(request, ctx) {
       const caller = tenantCaller(ctx);
       return storeConversation(await withTenantEmbedder(deps, caller.tenantId), caller, request);
+    },
+    async uploadFile(request, ctx) {
+      const caller = tenantCaller(ctx);
+      return uploadFile(await withTenantEmbedder(deps, caller.tenantId), caller, request);
     },
   };
 }

@@ -13,6 +13,9 @@ export interface CandidateChunk {
   readonly validFrom: Date;
   readonly validTo: Date | null;
   readonly createdAt: Date;
+  /** A PDF upload's pages the chunk begins and ends on (docs/ingest.md "Files"); unset otherwise. */
+  readonly page?: number;
+  readonly pageEnd?: number;
 }
 
 interface Row {
@@ -26,6 +29,8 @@ interface Row {
   valid_from: Date;
   valid_to: Date | null;
   created_at: Date;
+  page: number | null;
+  page_end: number | null;
 }
 
 const toCandidate = (r: Row): CandidateChunk => ({
@@ -39,7 +44,23 @@ const toCandidate = (r: Row): CandidateChunk => ({
   validFrom: r.valid_from,
   validTo: r.valid_to,
   createdAt: r.created_at,
+  ...(r.page === null ? {} : { page: r.page }),
+  ...(r.page_end === null ? {} : { pageEnd: r.page_end }),
 });
+
+/**
+ * The pages of a PDF upload a chunk spans: the number of page starts (metadata.file.pageStarts, UTF-16
+ * offsets into the content, written by IngestService/UploadFile) at or before the chunk's first and
+ * last character. Null for every memory that is not a PDF upload: the subqueries run only for those. A memory
+ * reached over the graph without chunks yet counts from its start.
+ */
+function pageColumns(tx: TransactionSql) {
+  const starts = tx`jsonb_array_elements_text(m.metadata -> 'file' -> 'pageStarts')`;
+  const isPdf = tx`m.metadata -> 'file' ->> 'type' = 'pdf' and jsonb_typeof(m.metadata -> 'file' -> 'pageStarts') = 'array'`;
+  return tx`
+    case when ${isPdf} then (select count(*)::int from ${starts} s where s::int <= coalesce(c.char_start, 0)) end as page,
+    case when ${isPdf} then (select count(*)::int from ${starts} s where s::int < greatest(coalesce(c.char_end, 1), coalesce(c.char_start, 0) + 1)) end as page_end`;
+}
 
 /**
  * The given chunks with their memories, keeping only versions visible to the recall: current ones, or
@@ -66,10 +87,10 @@ export async function readCandidateChunks(
   // memories, 22 ms at 4,000 with plain LATERAL; growing with the tenant.
   const rows = await tx<Row[]>`
     select c.id as chunk_id, c.memory_id, c.content, m.title, m.memory_type, m.kind, m.source,
-           c.valid_from, m.valid_to, m.created_at
+           c.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}
     from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
     cross join lateral (
-      select c.id, c.memory_id, c.content, c.valid_from, c.valid_to from chunks c
+      select c.id, c.memory_id, c.content, c.valid_from, c.valid_to, c.char_start, c.char_end from chunks c
       where c.id = wanted.id and c.tenant_id = ${tenantId} offset 0
     ) c
     cross join lateral (
@@ -94,7 +115,7 @@ export async function readFirstChunks(
   const rows = await tx<Row[]>`
     select distinct on (m.id) coalesce(c.id, m.id) as chunk_id, m.id as memory_id,
            coalesce(c.content, m.content) as content, m.title, m.memory_type, m.kind, m.source,
-           m.valid_from, m.valid_to, m.created_at
+           m.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}
     from unnest(${tx.array([...new Set(memoryIds)])}::uuid[]) as wanted(id)
     cross join lateral (
       select * from memories m where m.id = wanted.id and m.tenant_id = ${tenantId} offset 0

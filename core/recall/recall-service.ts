@@ -75,6 +75,8 @@ export function recallResponseOf(outcome: RecallOutcome): RecallResponse {
         memoryType: memoryTypeEnum(h.memoryType),
         kind: memoryKindEnum(h.kind),
         origin: h.origin,
+        ...(h.page === undefined ? {} : { page: h.page }),
+        ...(h.pageEnd === undefined ? {} : { pageEnd: h.pageEnd }),
         ...(h.explanation !== undefined
           ? {
               explanation: create(RecallExplanationSchema, {

@@ -101,6 +101,9 @@ export interface RecalledMemory {
   readonly memoryType: string;
   readonly kind: string;
   readonly origin: string;
+  /** A PDF upload's pages the hit's chunk spans. */
+  readonly page?: number;
+  readonly pageEnd?: number;
   /** Only when the recall asked to explain. */
   readonly explanation?: RecallExplanation;
 }
@@ -331,6 +334,8 @@ export async function runRecall(
       memoryType: c.chunk.memoryType,
       kind: c.chunk.kind,
       origin: c.chunk.origin,
+      ...(c.chunk.page === undefined ? {} : { page: c.chunk.page }),
+      ...(c.chunk.pageEnd === undefined ? {} : { pageEnd: c.chunk.pageEnd }),
       ...(options.explain
         ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, lexemes, queryTime) }
         : {}),

@@ -66,6 +66,16 @@ export const recallResponseSchema = z
         score: z.number(),
         source: z.string().describe("fulltext, vector, hybrid or graph: the channel that found it"),
         hops: z.int().describe("0 for direct matches, n when reached over n graph hops"),
+        page: z
+          .int()
+          .optional()
+          .describe(
+            "PDF uploads: the 1-based page the passage begins on, to cite it; absent for other memories",
+          ),
+        pageEnd: z
+          .int()
+          .optional()
+          .describe("PDF uploads: the page the passage ends on (equal to page on one page)"),
         explanation: z
           .object({
             fulltextRank: z.int().optional(),
@@ -174,6 +184,8 @@ export const recallRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, op
           score: hit.score,
           source: hit.source,
           hops: hit.hops,
+          ...(hit.page === undefined ? {} : { page: hit.page }),
+          ...(hit.pageEnd === undefined ? {} : { pageEnd: hit.pageEnd }),
           ...(hit.explanation !== undefined ? { explanation: explanationOf(hit.explanation) } : {}),
         })),
         latencyMs: result.latencyMs,

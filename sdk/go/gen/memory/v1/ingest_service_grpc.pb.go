@@ -35,6 +35,13 @@ type IngestServiceClient interface {
 	// one chunk per turn, each turn valid from its message time. Sending to an existing session_id
 	// adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
 	StoreConversation(ctx context.Context, in *StoreConversationRequest, opts ...grpc.CallOption) (*StoreConversationResponse, error)
+	// A file (REST POST /api/v1/documents/upload, the dashboard's explorer; docs/ingest.md "Files"):
+	// PDF (text layer), DOCX, HTML (main content), Markdown or plain text, its type sniffed from the
+	// bytes. The extracted text is stored as UploadDocument stores content (upsert by title, default
+	// the file name; queued above 10,000 characters). Up to 10 MB (too_large); another type or an
+	// unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
+	// when extraction fails.
+	UploadFile(ctx context.Context, in *UploadFileRequest, opts ...grpc.CallOption) (*UploadFileResponse, error)
 }
 
 type ingestServiceClient struct {
@@ -90,6 +97,15 @@ func (c *ingestServiceClient) StoreConversation(ctx context.Context, in *StoreCo
 	return out, nil
 }
 
+func (c *ingestServiceClient) UploadFile(ctx context.Context, in *UploadFileRequest, opts ...grpc.CallOption) (*UploadFileResponse, error) {
+	out := new(UploadFileResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.IngestService/UploadFile", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // IngestServiceServer is the server API for IngestService service.
 // All implementations must embed UnimplementedIngestServiceServer
 // for forward compatibility
@@ -112,6 +128,13 @@ type IngestServiceServer interface {
 	// one chunk per turn, each turn valid from its message time. Sending to an existing session_id
 	// adds only the turns not stored yet; a re-send stores nothing (unchanged). No LLM is called.
 	StoreConversation(context.Context, *StoreConversationRequest) (*StoreConversationResponse, error)
+	// A file (REST POST /api/v1/documents/upload, the dashboard's explorer; docs/ingest.md "Files"):
+	// PDF (text layer), DOCX, HTML (main content), Markdown or plain text, its type sniffed from the
+	// bytes. The extracted text is stored as UploadDocument stores content (upsert by title, default
+	// the file name; queued above 10,000 characters). Up to 10 MB (too_large); another type or an
+	// unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
+	// when extraction fails.
+	UploadFile(context.Context, *UploadFileRequest) (*UploadFileResponse, error)
 	mustEmbedUnimplementedIngestServiceServer()
 }
 
@@ -133,6 +156,9 @@ func (UnimplementedIngestServiceServer) IngestDocument(context.Context, *IngestD
 }
 func (UnimplementedIngestServiceServer) StoreConversation(context.Context, *StoreConversationRequest) (*StoreConversationResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method StoreConversation not implemented")
+}
+func (UnimplementedIngestServiceServer) UploadFile(context.Context, *UploadFileRequest) (*UploadFileResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method UploadFile not implemented")
 }
 func (UnimplementedIngestServiceServer) mustEmbedUnimplementedIngestServiceServer() {}
 
@@ -237,6 +263,24 @@ func _IngestService_StoreConversation_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _IngestService_UploadFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UploadFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(IngestServiceServer).UploadFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.IngestService/UploadFile",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(IngestServiceServer).UploadFile(ctx, req.(*UploadFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _IngestService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "memory.v1.IngestService",
 	HandlerType: (*IngestServiceServer)(nil),
@@ -260,6 +304,10 @@ var _IngestService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "StoreConversation",
 			Handler:    _IngestService_StoreConversation_Handler,
+		},
+		{
+			MethodName: "UploadFile",
+			Handler:    _IngestService_UploadFile_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -141,3 +141,31 @@ class UploadDocumentResponse(_message.Message):
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.StoredMemory
     def __init__(self, memory: _Optional[_Union[_memory_pb2.StoredMemory, _Mapping]] = ...) -> None: ...
+
+class UploadFileRequest(_message.Message):
+    __slots__ = ["content_type", "data", "filename", "metadata", "source", "title"]
+    CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    FILENAME_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    content_type: str
+    data: bytes
+    filename: str
+    metadata: _struct_pb2.Struct
+    source: str
+    title: str
+    def __init__(self, data: _Optional[bytes] = ..., filename: _Optional[str] = ..., content_type: _Optional[str] = ..., title: _Optional[str] = ..., source: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class UploadFileResponse(_message.Message):
+    __slots__ = ["characters", "file_type", "memory", "pages"]
+    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
+    FILE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    PAGES_FIELD_NUMBER: _ClassVar[int]
+    characters: int
+    file_type: str
+    memory: _memory_pb2.StoredMemory
+    pages: int
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.StoredMemory, _Mapping]] = ..., file_type: _Optional[str] = ..., pages: _Optional[int] = ..., characters: _Optional[int] = ...) -> None: ...

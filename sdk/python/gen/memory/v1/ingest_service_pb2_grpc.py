@@ -7,7 +7,7 @@ from memory.v1 import ingest_service_pb2 as memory_dot_v1_dot_ingest__service__p
 
 class IngestServiceStub(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
-    through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
+    through the worker. REST: POST /api/documents, POST /api/v1/documents/upload, POST /api/v1/memory/entries.
     MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
@@ -42,11 +42,16 @@ class IngestServiceStub(object):
                 request_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.FromString,
                 )
+        self.UploadFile = channel.unary_unary(
+                '/memory.v1.IngestService/UploadFile',
+                request_serializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.FromString,
+                )
 
 
 class IngestServiceServicer(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
-    through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
+    through the worker. REST: POST /api/documents, POST /api/v1/documents/upload, POST /api/v1/memory/entries.
     MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
@@ -93,6 +98,18 @@ class IngestServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UploadFile(self, request, context):
+        """A file (REST POST /api/v1/documents/upload, the dashboard's explorer; docs/ingest.md "Files"):
+        PDF (text layer), DOCX, HTML (main content), Markdown or plain text, its type sniffed from the
+        bytes. The extracted text is stored as UploadDocument stores content (upsert by title, default
+        the file name; queued above 10,000 characters). Up to 10 MB (too_large); another type or an
+        unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
+        when extraction fails.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_IngestServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -121,6 +138,11 @@ def add_IngestServiceServicer_to_server(servicer, server):
                     request_deserializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.FromString,
                     response_serializer=memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.SerializeToString,
             ),
+            'UploadFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.UploadFile,
+                    request_deserializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'memory.v1.IngestService', rpc_method_handlers)
@@ -130,7 +152,7 @@ def add_IngestServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class IngestService(object):
     """Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
-    through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
+    through the worker. REST: POST /api/documents, POST /api/v1/documents/upload, POST /api/v1/memory/entries.
     MCP: service_store_memory, service_upload_document, service_store_conversation.
     """
 
@@ -216,5 +238,22 @@ class IngestService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/StoreConversation',
             memory_dot_v1_dot_ingest__service__pb2.StoreConversationRequest.SerializeToString,
             memory_dot_v1_dot_ingest__service__pb2.StoreConversationResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def UploadFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/UploadFile',
+            memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.SerializeToString,
+            memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

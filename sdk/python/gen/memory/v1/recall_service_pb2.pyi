@@ -106,7 +106,7 @@ class RecallFilter(_message.Message):
     def __init__(self, memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., tags: _Optional[_Iterable[str]] = ..., tags_match: _Optional[_Union[TagMatch, str]] = ..., origin: _Optional[str] = ..., created_after: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., created_before: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[_Union[_memory_pb2.MemoryKind, str]]] = ...) -> None: ...
 
 class RecallHit(_message.Message):
-    __slots__ = ["content", "explanation", "hops", "kind", "memory_id", "memory_type", "origin", "score", "snippet", "source", "title", "valid_from", "valid_to"]
+    __slots__ = ["content", "explanation", "hops", "kind", "memory_id", "memory_type", "origin", "page", "page_end", "score", "snippet", "source", "title", "valid_from", "valid_to"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     HOPS_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +114,8 @@ class RecallHit(_message.Message):
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
     ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    PAGE_END_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     SNIPPET_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
@@ -127,13 +129,15 @@ class RecallHit(_message.Message):
     memory_id: str
     memory_type: _memory_pb2.MemoryType
     origin: str
+    page: int
+    page_end: int
     score: float
     snippet: str
     source: str
     title: str
     valid_from: _timestamp_pb2.Timestamp
     valid_to: _timestamp_pb2.Timestamp
-    def __init__(self, memory_id: _Optional[str] = ..., title: _Optional[str] = ..., snippet: _Optional[str] = ..., content: _Optional[str] = ..., score: _Optional[float] = ..., source: _Optional[str] = ..., hops: _Optional[int] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[_memory_pb2.MemoryType, str]] = ..., kind: _Optional[_Union[_memory_pb2.MemoryKind, str]] = ..., origin: _Optional[str] = ..., explanation: _Optional[_Union[RecallExplanation, _Mapping]] = ...) -> None: ...
+    def __init__(self, memory_id: _Optional[str] = ..., title: _Optional[str] = ..., snippet: _Optional[str] = ..., content: _Optional[str] = ..., score: _Optional[float] = ..., source: _Optional[str] = ..., hops: _Optional[int] = ..., valid_from: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[_memory_pb2.MemoryType, str]] = ..., kind: _Optional[_Union[_memory_pb2.MemoryKind, str]] = ..., origin: _Optional[str] = ..., explanation: _Optional[_Union[RecallExplanation, _Mapping]] = ..., page: _Optional[int] = ..., page_end: _Optional[int] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
     __slots__ = ["as_of", "explain", "filter", "hops", "k", "query", "stages"]

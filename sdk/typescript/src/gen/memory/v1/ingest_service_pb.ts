@@ -17,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/ingest_service.proto.
  */
 export const file_memory_v1_ingest_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSJTChRTdG9yZU1lbW9yaWVzUmVxdWVzdBI7CghtZW1vcmllcxgBIAMoCzIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3RCCrpIB5IBBAgBEGQiSAoVU3RvcmVNZW1vcmllc1Jlc3BvbnNlEi8KB3Jlc3VsdHMYASADKAsyHi5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3VsdCJ4ChNTdG9yZU1lbW9yaWVzUmVzdWx0EikKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnlIABIrCgVlcnJvchgCIAEoCzIaLm1lbW9yeS52MS5CYXRjaEVudHJ5RXJyb3JIAEIJCgdvdXRjb21lInwKD0JhdGNoRW50cnlFcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSIgoEaW5mbxgDIAEoCzIULm1lbW9yeS52MS5FcnJvckluZm8SJgoJcGxhbl9nYXRlGAQgASgLMhMubWVtb3J5LnYxLlBsYW5HYXRlIqUBChVVcGxvYWREb2N1bWVudFJlcXVlc3QSHAoFdGl0bGUYASABKAlCCLpIBXIDGOgHSACIAQESDwoHY29udGVudBgCIAEoCRIdCgZzb3VyY2UYAyABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIkEKFlVwbG9hZERvY3VtZW50UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKYAQoVSW5nZXN0RG9jdW1lbnRSZXF1ZXN0EhkKBXRpdGxlGAEgASgJQgq6SAdyBRABGOgHEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgAiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfc291cmNlInYKFkluZ2VzdERvY3VtZW50UmVzcG9uc2USEwoLZG9jdW1lbnRfaWQYASABKAkSJgoGc3RhdHVzGAIgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEh8KBXF1b3RhGAMgASgLMhAubWVtb3J5LnYxLlF1b3RhImsKE0NvbnZlcnNhdGlvbk1lc3NhZ2USGwoHc3BlYWtlchgBIAEoCUIKukgHcgUQARjIARIPCgdjb250ZW50GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK3AQoYU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0Eh4KBXRpdGxlGAEgASgJQgq6SAdyBRABGPQDSACIAQESIwoKc2Vzc2lvbl9pZBgCIAEoCUIKukgHcgUQARjIAUgBiAEBEj0KCG1lc3NhZ2VzGAMgAygLMh4ubWVtb3J5LnYxLkNvbnZlcnNhdGlvbk1lc3NhZ2VCC7pICJIBBQgBEOgHQggKBl90aXRsZUINCgtfc2Vzc2lvbl9pZCKhAgoZU3RvcmVDb252ZXJzYXRpb25SZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEicKBm1lbW9yeRgCIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkSEwoLdHVybnNfYWRkZWQYAyABKAUSFQoNdHVybnNfc2tpcHBlZBgEIAEoBRITCgt0dXJuc190b3RhbBgFIAEoBRInChpwcmV2aW91c19zZXNzaW9uX21lbW9yeV9pZBgGIAEoCUgAiAEBEiMKFm5leHRfc2Vzc2lvbl9tZW1vcnlfaWQYByABKAlIAYgBAUIdChtfcHJldmlvdXNfc2Vzc2lvbl9tZW1vcnlfaWRCGQoXX25leHRfc2Vzc2lvbl9tZW1vcnlfaWQyvwMKDUluZ2VzdFNlcnZpY2USTAoLU3RvcmVNZW1vcnkSHS5tZW1vcnkudjEuU3RvcmVNZW1vcnlSZXF1ZXN0Gh4ubWVtb3J5LnYxLlN0b3JlTWVtb3J5UmVzcG9uc2USUgoNU3RvcmVNZW1vcmllcxIfLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVxdWVzdBogLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVzcG9uc2USVQoOVXBsb2FkRG9jdW1lbnQSIC5tZW1vcnkudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2USVQoOSW5nZXN0RG9jdW1lbnQSIC5tZW1vcnkudjEuSW5nZXN0RG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLkluZ2VzdERvY3VtZW50UmVzcG9uc2USXgoRU3RvcmVDb252ZXJzYXRpb24SIy5tZW1vcnkudjEuU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0GiQubWVtb3J5LnYxLlN0b3JlQ29udmVyc2F0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_struct, file_google_protobuf_timestamp, file_memory_v1_errors, file_memory_v1_memory]);
+  fileDesc("Ch5tZW1vcnkvdjEvaW5nZXN0X3NlcnZpY2UucHJvdG8SCW1lbW9yeS52MSL4AQoSU3RvcmVNZW1vcnlSZXF1ZXN0EhwKBXRpdGxlGAEgASgJQgi6SAVyAxjoB0gAiAEBEg8KB2NvbnRlbnQYAiABKAkSNAoLbWVtb3J5X3R5cGUYAyABKA4yFS5tZW1vcnkudjEuTWVtb3J5VHlwZUIIukgFggECEAESHgoEdGFncxgEIAMoCUIQukgNkgEKEEAiBnIEEAEYZBIdCgZzb3VyY2UYBSABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIj4KE1N0b3JlTWVtb3J5UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSJTChRTdG9yZU1lbW9yaWVzUmVxdWVzdBI7CghtZW1vcmllcxgBIAMoCzIdLm1lbW9yeS52MS5TdG9yZU1lbW9yeVJlcXVlc3RCCrpIB5IBBAgBEGQiSAoVU3RvcmVNZW1vcmllc1Jlc3BvbnNlEi8KB3Jlc3VsdHMYASADKAsyHi5tZW1vcnkudjEuU3RvcmVNZW1vcmllc1Jlc3VsdCJ4ChNTdG9yZU1lbW9yaWVzUmVzdWx0EikKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnlIABIrCgVlcnJvchgCIAEoCzIaLm1lbW9yeS52MS5CYXRjaEVudHJ5RXJyb3JIAEIJCgdvdXRjb21lInwKD0JhdGNoRW50cnlFcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSIgoEaW5mbxgDIAEoCzIULm1lbW9yeS52MS5FcnJvckluZm8SJgoJcGxhbl9nYXRlGAQgASgLMhMubWVtb3J5LnYxLlBsYW5HYXRlIqUBChVVcGxvYWREb2N1bWVudFJlcXVlc3QSHAoFdGl0bGUYASABKAlCCLpIBXIDGOgHSACIAQESDwoHY29udGVudBgCIAEoCRIdCgZzb3VyY2UYAyABKAlCCLpIBXIDGIAQSAGIAQESKQoIbWV0YWRhdGEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QggKBl90aXRsZUIJCgdfc291cmNlIkEKFlVwbG9hZERvY3VtZW50UmVzcG9uc2USJwoGbWVtb3J5GAEgASgLMhcubWVtb3J5LnYxLlN0b3JlZE1lbW9yeSKYAQoVSW5nZXN0RG9jdW1lbnRSZXF1ZXN0EhkKBXRpdGxlGAEgASgJQgq6SAdyBRABGOgHEg8KB2NvbnRlbnQYAiABKAkSHQoGc291cmNlGAMgASgJQgi6SAVyAxiAEEgAiAEBEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIJCgdfc291cmNlInYKFkluZ2VzdERvY3VtZW50UmVzcG9uc2USEwoLZG9jdW1lbnRfaWQYASABKAkSJgoGc3RhdHVzGAIgASgOMhYubWVtb3J5LnYxLkluZGV4U3RhdHVzEh8KBXF1b3RhGAMgASgLMhAubWVtb3J5LnYxLlF1b3RhImsKE0NvbnZlcnNhdGlvbk1lc3NhZ2USGwoHc3BlYWtlchgBIAEoCUIKukgHcgUQARjIARIPCgdjb250ZW50GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK3AQoYU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0Eh4KBXRpdGxlGAEgASgJQgq6SAdyBRABGPQDSACIAQESIwoKc2Vzc2lvbl9pZBgCIAEoCUIKukgHcgUQARjIAUgBiAEBEj0KCG1lc3NhZ2VzGAMgAygLMh4ubWVtb3J5LnYxLkNvbnZlcnNhdGlvbk1lc3NhZ2VCC7pICJIBBQgBEOgHQggKBl90aXRsZUINCgtfc2Vzc2lvbl9pZCKhAgoZU3RvcmVDb252ZXJzYXRpb25SZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEicKBm1lbW9yeRgCIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkSEwoLdHVybnNfYWRkZWQYAyABKAUSFQoNdHVybnNfc2tpcHBlZBgEIAEoBRITCgt0dXJuc190b3RhbBgFIAEoBRInChpwcmV2aW91c19zZXNzaW9uX21lbW9yeV9pZBgGIAEoCUgAiAEBEiMKFm5leHRfc2Vzc2lvbl9tZW1vcnlfaWQYByABKAlIAYgBAUIdChtfcHJldmlvdXNfc2Vzc2lvbl9tZW1vcnlfaWRCGQoXX25leHRfc2Vzc2lvbl9tZW1vcnlfaWQi2gEKEVVwbG9hZEZpbGVSZXF1ZXN0EgwKBGRhdGEYASABKAwSGgoIZmlsZW5hbWUYAiABKAlCCLpIBXIDGOgHEh4KDGNvbnRlbnRfdHlwZRgDIAEoCUIIukgFcgMY/wESHAoFdGl0bGUYBCABKAlCCLpIBXIDGOgHSACIAQESHQoGc291cmNlGAUgASgJQgi6SAVyAxiAEEgBiAEBEikKCG1ldGFkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIICgZfdGl0bGVCCQoHX3NvdXJjZSKCAQoSVXBsb2FkRmlsZVJlc3BvbnNlEicKBm1lbW9yeRgBIAEoCzIXLm1lbW9yeS52MS5TdG9yZWRNZW1vcnkSEQoJZmlsZV90eXBlGAIgASgJEhIKBXBhZ2VzGAMgASgFSACIAQESEgoKY2hhcmFjdGVycxgEIAEoBUIICgZfcGFnZXMyigQKDUluZ2VzdFNlcnZpY2USTAoLU3RvcmVNZW1vcnkSHS5tZW1vcnkudjEuU3RvcmVNZW1vcnlSZXF1ZXN0Gh4ubWVtb3J5LnYxLlN0b3JlTWVtb3J5UmVzcG9uc2USUgoNU3RvcmVNZW1vcmllcxIfLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVxdWVzdBogLm1lbW9yeS52MS5TdG9yZU1lbW9yaWVzUmVzcG9uc2USVQoOVXBsb2FkRG9jdW1lbnQSIC5tZW1vcnkudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2USVQoOSW5nZXN0RG9jdW1lbnQSIC5tZW1vcnkudjEuSW5nZXN0RG9jdW1lbnRSZXF1ZXN0GiEubWVtb3J5LnYxLkluZ2VzdERvY3VtZW50UmVzcG9uc2USXgoRU3RvcmVDb252ZXJzYXRpb24SIy5tZW1vcnkudjEuU3RvcmVDb252ZXJzYXRpb25SZXF1ZXN0GiQubWVtb3J5LnYxLlN0b3JlQ29udmVyc2F0aW9uUmVzcG9uc2USSQoKVXBsb2FkRmlsZRIcLm1lbW9yeS52MS5VcGxvYWRGaWxlUmVxdWVzdBodLm1lbW9yeS52MS5VcGxvYWRGaWxlUmVzcG9uc2ViBnByb3RvMw", [file_buf_validate_validate, file_google_protobuf_struct, file_google_protobuf_timestamp, file_memory_v1_errors, file_memory_v1_memory]);
 
 /**
  * @generated from message memory.v1.StoreMemoryRequest
@@ -419,8 +419,96 @@ export const StoreConversationResponseSchema: GenMessage<StoreConversationRespon
   messageDesc(file_memory_v1_ingest_service, 12);
 
 /**
+ * @generated from message memory.v1.UploadFileRequest
+ */
+export type UploadFileRequest = Message<"memory.v1.UploadFileRequest"> & {
+  /**
+   * The file's bytes. Checked in core (too_large above 10 MB), not here, so the caller gets that reason.
+   *
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+
+  /**
+   * The file's name as the user had it; the default title. Its extension is a hint only.
+   *
+   * @generated from field: string filename = 2;
+   */
+  filename: string;
+
+  /**
+   * The Content-Type the client declared (a hint; the type is sniffed from the bytes).
+   *
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * Unset: the file name.
+   *
+   * @generated from field: optional string title = 4;
+   */
+  title?: string | undefined;
+
+  /**
+   * @generated from field: optional string source = 5;
+   */
+  source?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 6;
+   */
+  metadata?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message memory.v1.UploadFileRequest.
+ * Use `create(UploadFileRequestSchema)` to create a new message.
+ */
+export const UploadFileRequestSchema: GenMessage<UploadFileRequest> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 13);
+
+/**
+ * @generated from message memory.v1.UploadFileResponse
+ */
+export type UploadFileResponse = Message<"memory.v1.UploadFileResponse"> & {
+  /**
+   * @generated from field: memory.v1.StoredMemory memory = 1;
+   */
+  memory?: StoredMemory | undefined;
+
+  /**
+   * The type the bytes were read as: "pdf", "docx", "html", "markdown" or "text".
+   *
+   * @generated from field: string file_type = 2;
+   */
+  fileType: string;
+
+  /**
+   * Pages of a PDF; unset for the other types.
+   *
+   * @generated from field: optional int32 pages = 3;
+   */
+  pages?: number | undefined;
+
+  /**
+   * Characters of the text extracted (what was chunked and stored).
+   *
+   * @generated from field: int32 characters = 4;
+   */
+  characters: number;
+};
+
+/**
+ * Describes the message memory.v1.UploadFileResponse.
+ * Use `create(UploadFileResponseSchema)` to create a new message.
+ */
+export const UploadFileResponseSchema: GenMessage<UploadFileResponse> = /*@__PURE__*/
+  messageDesc(file_memory_v1_ingest_service, 14);
+
+/**
  * Writes memories: chunking, embeddings, vectors, graph node, outbox event; large documents go
- * through the worker. REST: POST /api/documents, POST /api/v1/memory/entries.
+ * through the worker. REST: POST /api/documents, POST /api/v1/documents/upload, POST /api/v1/memory/entries.
  * MCP: service_store_memory, service_upload_document, service_store_conversation.
  *
  * @generated from service memory.v1.IngestService
@@ -483,6 +571,21 @@ export const IngestService: GenService<{
     methodKind: "unary";
     input: typeof StoreConversationRequestSchema;
     output: typeof StoreConversationResponseSchema;
+  },
+  /**
+   * A file (REST POST /api/v1/documents/upload, the dashboard's explorer; docs/ingest.md "Files"):
+   * PDF (text layer), DOCX, HTML (main content), Markdown or plain text, its type sniffed from the
+   * bytes. The extracted text is stored as UploadDocument stores content (upsert by title, default
+   * the file name; queued above 10,000 characters). Up to 10 MB (too_large); another type or an
+   * unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
+   * when extraction fails.
+   *
+   * @generated from rpc memory.v1.IngestService.UploadFile
+   */
+  uploadFile: {
+    methodKind: "unary";
+    input: typeof UploadFileRequestSchema;
+    output: typeof UploadFileResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_ingest_service, 0);
