@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MAINTAIN_EVERY_VERSIONS } from "../core/memories/index.js";
+import { openVectorStore } from "../core/vectors/lancedb-vector-store.js";
 import { indexSegmentBound, maintainVectorTable } from "../core/vectors/maintain-vector-table.js";
-import { openVectorStore } from "../core/vectors/vector-store.js";
 import { createRandom } from "./synthetic-corpus.js";
 import { writeBenchResult } from "./write-result.js";
 

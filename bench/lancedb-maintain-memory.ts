@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Index } from "@lancedb/lancedb";
-import { openVectorStore } from "../core/vectors/vector-store.js";
+import { openVectorStore } from "../core/vectors/lancedb-vector-store.js";
 
 // `npx tsx bench/lancedb-maintain-memory.ts` (ADR 0201 "Measured again"): what the worker's
 // maintain-vectors job costs in memory after an import, on a bare LanceDB table in a process of its

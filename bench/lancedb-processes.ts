@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openVectorStore } from "../core/vectors/vector-store.js";
+import { openVectorStore } from "../core/vectors/lancedb-vector-store.js";
 import { writeBenchResult } from "./write-result.js";
 
 // `npm run bench:lancedb-processes`: do concurrent LanceDB writers in separate processes lose rows on

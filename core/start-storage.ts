@@ -5,7 +5,8 @@ import { withAdvisoryLock } from "./store/advisory-lock.js";
 import { createDatabase, type Database } from "./store/database.js";
 import { startEmbeddedPostgres } from "./store/embedded-postgres.js";
 import { prepareDatabase } from "./store/prepare-database.js";
-import { openVectorStore, type VectorStore } from "./vectors/vector-store.js";
+import { openVectorStore } from "./vectors/lancedb-vector-store.js";
+import type { VectorStore } from "./vectors/vector-store.js";
 
 export interface Storage {
   readonly db: Database;

@@ -12,7 +12,7 @@ import { createTenantModels } from "../../core/keys/tenant-models.js";
 import { loadModels } from "../../core/models/load-models.js";
 import { type LimitsOverride, limitsFor } from "../../core/plans/plans.js";
 import type { Database } from "../../core/store/database.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { sharedOutboundGuard } from "../../lib/net/outbound-guard.js";
 import { CliError } from "../cli-error.js";
 

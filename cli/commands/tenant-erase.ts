@@ -4,7 +4,7 @@ import { cancelSubscriptionNow } from "../../core/billing/cancel-subscription-no
 import { createPayments } from "../../core/billing/payments.js";
 import { eraseWorkspace } from "../../core/lifecycle/erase-workspace.js";
 import type { Database } from "../../core/store/database.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { CliError } from "../cli-error.js";
 
 /**

@@ -6,7 +6,7 @@ import { importTenant } from "../../core/lifecycle/import-tenant.js";
 import { loadModels } from "../../core/models/load-models.js";
 import { type LimitsOverride, limitsFor } from "../../core/plans/plans.js";
 import type { Database } from "../../core/store/database.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { CliError } from "../cli-error.js";
 
 /**

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import test from "ava";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { freePort } from "../helpers/free-port.js";
 import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
 import { type ServiceProcess, spawnService, waitForHealth } from "../helpers/service-process.js";

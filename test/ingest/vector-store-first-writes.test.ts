@@ -5,7 +5,8 @@ import { join } from "node:path";
 import test from "ava";
 import { withAdvisoryLock } from "../../core/store/advisory-lock.js";
 import type { SerializeCreation } from "../../core/vectors/create-table-once.js";
-import { type ChunkVectorRow, openVectorStore, type VectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
+import type { ChunkVectorRow, VectorStore } from "../../core/vectors/vector-store.js";
 import { createTestDatabase } from "../helpers/test-database.js";
 
 // Issue 15, item 2: concurrent first writes to a new (tenant, space) table used to create the table

@@ -3,13 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
+import { OPEN_TABLE_BYTES, openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { indexSegmentBound, maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
-import {
-  type ChunkVectorRow,
-  OPEN_TABLE_BYTES,
-  openVectorStore,
-  type VectorStore,
-} from "../../core/vectors/vector-store.js";
+import type { ChunkVectorRow, VectorStore } from "../../core/vectors/vector-store.js";
 import { parseVectorTableName, vectorTableName } from "../../core/vectors/vector-table-name.js";
 import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 

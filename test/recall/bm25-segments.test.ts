@@ -7,7 +7,7 @@ import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm2
 import { segmentPath } from "../../core/recall/bm25/bm25-segment-file.js";
 import { rehearseRecall } from "../../core/recall/rehearse-recall.js";
 import { type WarmUp, waitForFirstWarm, warmWorkspaces } from "../../core/recall/warm-workspaces.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { loadTestModels } from "../ingest/ingest-test-kit.js";
 import { findWithIndex, insertMemory, insertTenant, supersede } from "./recall-fixtures.js";

@@ -6,8 +6,9 @@ import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { readHotList, writeHotList } from "../../core/recall/bm25/hot-list.js";
 import { warmHotVectorsEarly } from "../../core/recall/warm-workspaces.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
-import { type ChunkVectorRow, openVectorStore, type VectorStore } from "../../core/vectors/vector-store.js";
+import type { ChunkVectorRow, VectorStore } from "../../core/vectors/vector-store.js";
 
 // A restart loads the ANN indexes of the last run's hottest workspaces while the models still load
 // (issue 46: a 100k workspace's first recall after a restart paid its index load), and a recall that

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import test from "ava";
 import { issueApiToken } from "../../core/tenancy/api-tokens.js";
 import { createTenant } from "../../core/tenancy/tenants.js";
-import { openVectorStore } from "../../core/vectors/vector-store.js";
+import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { type FakeProviders, startFakeProviders } from "../helpers/fake-providers.js";
 import { freePort } from "../helpers/free-port.js";
 import { TEST_LEXICON_CACHE_DIR } from "../helpers/lexicon-cache.js";
