@@ -75,6 +75,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     embedder: models.embedder,
     reranker: models.reranker,
     lexicon: models.lexicon,
+    thesaurus: models.thesaurus,
     logger,
     version,
     publicUrl: config.publicUrl,

@@ -25,7 +25,8 @@ const worker = await startOrExit(shutdown, logger, async () => {
   const storage = await startStorage(config, logger);
   shutdown.push(() => storage.stop());
   observeDatabase(metrics, storage.db);
-  const models = await loadModels(config, logger);
+  // The worker never recalls: no thesaurus.
+  const models = await loadModels(config, logger, { thesaurus: false });
   shutdown.push(() => models.close());
   return startConfiguredWorker(config, storage, models, logger, shutdown, metrics);
 });

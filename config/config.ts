@@ -118,6 +118,10 @@ const envSchema = z.object({
   RERANKER_API_KEY: z.string().trim().min(1).optional(),
   LEXICON_DIR: z.string().trim().min(1).default("/usr/share/dictd"),
   LEXICON_CACHE_DIR: z.string().trim().min(1).optional(),
+  // docs/recall.md "Synonyms" (ADR 0520): a thesaurus file per language (.dat/.idx: MyThes, else the
+  // OpenThesaurus text export) or "none"; unset: the Debian packages' files if installed.
+  THESAURUS_DE: z.string().trim().min(1).optional(),
+  THESAURUS_EN: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
@@ -212,6 +216,8 @@ export interface Config {
   readonly embedding: EmbeddingConfig;
   /** FreeDict dictionaries (read at run time, never copied) and where their parsed tables are cached. */
   readonly lexicon: { dictionaryDir: string; cacheDir: string };
+  /** Thesaurus files per language (read at run time, never copied); unset: Debian's defaults. */
+  readonly thesaurus: { readonly de?: string; readonly en?: string };
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
@@ -427,6 +433,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     lexicon: {
       dictionaryDir: env.LEXICON_DIR,
       cacheDir: env.LEXICON_CACHE_DIR ?? resolve(dataDir, "cache"),
+    },
+    thesaurus: {
+      ...(env.THESAURUS_DE !== undefined ? { de: env.THESAURUS_DE } : {}),
+      ...(env.THESAURUS_EN !== undefined ? { en: env.THESAURUS_EN } : {}),
     },
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,

@@ -40,6 +40,7 @@ import { createMetricsInterceptor } from "./metrics-interceptor.js";
 import type { EmbeddingProvider } from "./models/embedding-provider.js";
 import type { Lexicon } from "./models/lexicon/lexicon.js";
 import type { Reranker } from "./models/reranker.js";
+import type { Thesaurus } from "./models/thesaurus/thesaurus.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import { createRecallLogWriter } from "./recall/recall-log-writer.js";
 import { createRecallService } from "./recall/recall-service.js";
@@ -67,6 +68,8 @@ export interface CoreOptions {
   readonly reranker: Reranker | undefined;
   /** FreeDict lexicon for recall's cross-lingual query expansion (docs/recall.md); unset: none. */
   readonly lexicon?: Lexicon | undefined;
+  /** Thesauri for recall's synonym expansion (ADR 0520); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
   readonly logger: Logger;
   readonly version: string;
   readonly publicUrl: string;
@@ -286,6 +289,7 @@ export function createCore(options: CoreOptions): Core {
     embedder: options.embedder,
     reranker: options.reranker,
     lexicon: options.lexicon,
+    thesaurus: options.thesaurus,
     logger: options.logger,
     models,
   });
@@ -303,6 +307,7 @@ export function createCore(options: CoreOptions): Core {
               embedder: options.embedder,
               reranker: options.reranker,
               lexicon: options.lexicon,
+              thesaurus: options.thesaurus,
               logger: options.logger,
               bm25Index,
               models,

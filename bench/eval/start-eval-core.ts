@@ -90,6 +90,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     embedder: models.embedder,
     reranker,
     lexicon,
+    thesaurus: models.thesaurus,
     logger,
     version: "eval",
     publicUrl: config.publicUrl,

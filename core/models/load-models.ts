@@ -14,6 +14,8 @@ import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { Lexicon } from "./lexicon/lexicon.js";
 import { loadLexicon } from "./lexicon/load-lexicon.js";
 import type { Reranker } from "./reranker.js";
+import { loadThesaurus } from "./thesaurus/load-thesaurus.js";
+import type { Thesaurus } from "./thesaurus/thesaurus.js";
 
 export interface Models {
   readonly embedder: EmbeddingProvider;
@@ -23,6 +25,8 @@ export interface Models {
    * BM25 query expansion and the built-in reranker; empty when the dictionaries are not installed.
    */
   readonly lexicon?: Lexicon | undefined;
+  /** Thesauri for recall's synonym expansion (ADR 0520); empty when none is installed. */
+  readonly thesaurus?: Thesaurus | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +41,8 @@ export interface LoadModelsOptions {
    * BUILTIN_EMBEDDER_WORKERS (see there for the measurement behind it).
    */
   readonly builtinWorkers?: number;
+  /** Read the thesauri (default true); a process that never recalls (the worker) skips them. */
+  readonly thesaurus?: boolean;
 }
 
 /**
@@ -74,6 +80,20 @@ export async function loadModels(
   if (loaded.warning) logger.warn({ source: loaded.source }, loaded.warning);
   logger.info({ source: loaded.source, loadMs: Math.round(loaded.loadMs) }, "lexicon ready");
   const lexicon = loaded.lexicon;
+  // Recall's synonym expansion only: ≈ 30 MB of heap with both of Debian's thesauri (ADR 0520).
+  const thesaurus =
+    options.thesaurus === false
+      ? undefined
+      : await loadThesaurus({ de: config.thesaurus.de, en: config.thesaurus.en });
+  if (thesaurus?.warning) logger.warn(thesaurus.warning);
+  if (thesaurus !== undefined)
+    logger.info(
+      {
+        sources: thesaurus.thesaurus.sources.map((s) => `${s.language}:${s.path}`),
+        loadMs: thesaurus.loadMs,
+      },
+      "thesaurus ready",
+    );
   const embedder = await loadEmbedder(config, options, lexicon);
   let reranker: Reranker | undefined;
   try {
@@ -87,6 +107,7 @@ export async function loadModels(
     embedder,
     reranker,
     lexicon,
+    thesaurus: thesaurus?.thesaurus,
     async close() {
       await Promise.all([embedder.close?.(), reranker?.close?.()]);
     },

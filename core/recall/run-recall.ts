@@ -5,6 +5,7 @@ import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import { ProviderError } from "../models/provider-error.js";
 import type { Reranker } from "../models/reranker.js";
+import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
 import type { Database, TransactionSql } from "../store/database.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit, VectorStore } from "../vectors/vector-store.js";
@@ -39,6 +40,8 @@ export interface RecallDeps {
   readonly reranker: Reranker | undefined;
   /** FreeDict lexicon for cross-lingual query expansion; without it BM25 searches the query's words only. */
   readonly lexicon: Lexicon | undefined;
+  /** Thesauri for synonym expansion of BM25 queries (ADR 0520); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
   readonly logger: Logger;
   readonly tuning?: Partial<RecallTuning>;
   /** Derived in-process BM25 indexes (ADR 0230); unset: BM25 from the SQL scorer (ADR 0250). */
@@ -210,6 +213,7 @@ export async function runRecall(
               depth: tuning.channelDepth,
               asOf,
               lexicon: deps.lexicon,
+              thesaurus: deps.thesaurus,
               filter,
               index: deps.bm25Index,
               retryWhenIndexAhead,

@@ -1,4 +1,5 @@
 import type { Lexicon } from "../models/lexicon/lexicon.js";
+import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
 import type { TransactionSql } from "../store/database.js";
 import { analyzeQueryTexts } from "./bm25/analyze-query-texts.js";
 import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
@@ -42,6 +43,8 @@ export interface FulltextOptions {
   readonly depth: number;
   readonly asOf?: Date | undefined;
   readonly lexicon?: Lexicon | undefined;
+  /** Synonyms for the query's words (ADR 0520); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
   readonly expansion?: QueryExpansionSettings;
   /** Weight of a vocabulary compound standing in for two query words. */
   readonly compoundJoinWeight?: number;
@@ -85,6 +88,7 @@ export async function searchFulltext(
     options.query,
     options.lexicon,
     options.expansion ?? DEFAULT_QUERY_EXPANSION,
+    options.thesaurus,
   );
   const words = options.query.normalize("NFC").match(WORD) ?? [];
   const collectionRead = readCollectionStatistics(tx, tenantId);

@@ -13,6 +13,9 @@
  * guess); stop words are neither kept nor translated. A term reached several ways keeps its largest weight.
  * With an empty lexicon the result is just the query's words.
  */
+import { detectLanguage } from "../builtin/detect-language.js";
+import { DEFAULT_SYNONYM_POLICY, findSynonyms, type SynonymPolicy } from "../thesaurus/find-synonyms.js";
+import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { decompoundGerman } from "./decompound-german.js";
 import { findTranslations } from "./find-translations.js";
 import type { Lexicon, LexiconLanguage, TranslationDirection } from "./lexicon.js";
@@ -29,6 +32,14 @@ export interface ExpandQueryOptions {
   /** Terms lighter than this are dropped (default 0.05). */
   readonly minWeight?: number;
   readonly ranking?: TranslationRanking;
+  /** Synonyms of the query's words come from here (ADR 0520); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
+  /** Weight of a synonym relative to the query word, shared among the word's senses (default 0: none). */
+  readonly synonymWeight?: number;
+  /** Which words get synonyms (few senses, short synonym lists). */
+  readonly synonymPolicy?: SynonymPolicy;
+  /** Multi-word synonyms: skipped, or their content words searched with the weight split (default skip). */
+  readonly multiWordSynonyms?: "skip" | "parts";
 }
 
 export interface ExpandedTerm {
@@ -36,8 +47,8 @@ export interface ExpandedTerm {
   readonly weight: number;
   /** The language the term is a word of. */
   readonly language: LexiconLanguage;
-  /** "query": a word of the query; "translation" or "compound-part": added by the expansion. */
-  readonly kind: "query" | "translation" | "compound-part";
+  /** "query": a word of the query; the others were added by the expansion. */
+  readonly kind: "query" | "translation" | "compound-part" | "synonym";
   /** The query word it came from. */
   readonly from: string;
 }
@@ -47,6 +58,9 @@ const DIRECTIONS: ReadonlyArray<readonly [TranslationDirection, LexiconLanguage,
   ["de2en", "de", "en"],
   ["en2de", "en", "de"],
 ];
+
+const DIGIT = /\p{N}/u;
+const MIN_SYNONYM_LENGTH = 4;
 
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
 
@@ -69,6 +83,9 @@ export function expandQueryTerms(
   const compoundPartWeight = options.compoundPartWeight ?? 0.5;
   const minWeight = options.minWeight ?? 0.05;
   const ranking = options.ranking ?? DEFAULT_TRANSLATION_RANKING;
+  const synonymWeight = options.thesaurus === undefined ? 0 : (options.synonymWeight ?? 0);
+  const synonymPolicy = options.synonymPolicy ?? DEFAULT_SYNONYM_POLICY;
+  const multiWordSynonyms = options.multiWordSynonyms ?? "skip";
   const key = [
     maxTranslations,
     translationWeight,
@@ -77,6 +94,11 @@ export function expandQueryTerms(
     ranking.priorExponent,
     ranking.cooccurrenceExponent,
     ranking.cognateBoost,
+    synonymWeight,
+    synonymWeight > 0 ? options.thesaurus?.fingerprint : "",
+    synonymPolicy.maxMeanings,
+    synonymPolicy.maxSynonymsPerMeaning,
+    multiWordSynonyms,
     query,
   ].join("\u0000");
   let recent = recentExpansions.get(lexicon);
@@ -92,6 +114,15 @@ export function expandQueryTerms(
     compoundPartWeight,
     minWeight,
     ranking,
+    synonyms:
+      synonymWeight > 0 && options.thesaurus !== undefined
+        ? {
+            thesaurus: options.thesaurus,
+            weight: synonymWeight,
+            policy: synonymPolicy,
+            multiWord: multiWordSynonyms,
+          }
+        : undefined,
   });
   if (recent.size >= RECENT_EXPANSIONS) recent.delete(recent.keys().next().value ?? "");
   recent.set(key, expanded);
@@ -107,16 +138,27 @@ function expand(
     readonly compoundPartWeight: number;
     readonly minWeight: number;
     readonly ranking: TranslationRanking;
+    readonly synonyms:
+      | {
+          readonly thesaurus: Thesaurus;
+          readonly weight: number;
+          readonly policy: SynonymPolicy;
+          readonly multiWord: "skip" | "parts";
+        }
+      | undefined;
   },
 ): ExpandedTerm[] {
-  const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking } = settings;
+  const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking, synonyms } = settings;
   const terms = new Map<string, ExpandedTerm>();
   const add = (term: ExpandedTerm) => {
     const current = terms.get(term.term);
     if (term.weight >= minWeight && (current === undefined || term.weight > current.weight))
       terms.set(term.term, term);
   };
-  const words = (query.normalize("NFC").toLowerCase().match(WORD) ?? []).filter((word) => !isStopword(word));
+  const allWords = query.normalize("NFC").toLowerCase().match(WORD) ?? [];
+  const words = allWords.filter((word) => !isStopword(word));
+  // Synonyms come from the query's language only: "virus" in the German thesaurus is "Computervirus".
+  const synonymLanguage = synonyms === undefined ? undefined : detectLanguage(allWords, lexicon);
   for (const word of words) {
     const knownIn = DIRECTIONS.filter(([direction]) => lexicon.has(word, direction));
     add({ term: word, weight: 1, language: knownIn[0]?.[1] ?? "de", kind: "query", from: word });
@@ -130,6 +172,24 @@ function expand(
             weight: (translationWeight * weight) / parts.length,
             language: target,
             kind: "translation",
+            from: word,
+          });
+        }
+      }
+    }
+    if (synonyms !== undefined && synonymLanguage !== undefined && !DIGIT.test(word)) {
+      const found = findSynonyms(synonyms.thesaurus, lexicon, word, synonymLanguage, synonyms.policy);
+      for (const synonym of found?.synonyms ?? []) {
+        const parts = (synonym.match(WORD) ?? []).filter((part) => !isStopword(part));
+        if (parts.length === 0 || (parts.length > 1 && synonyms.multiWord === "skip")) continue;
+        // Abbreviations and numerals ("x" for ten, "frg") match by accident more often than by meaning.
+        if (parts.some((part) => part.length < MIN_SYNONYM_LENGTH || DIGIT.test(part))) continue;
+        for (const part of parts) {
+          add({
+            term: part,
+            weight: synonyms.weight / (found?.meanings ?? 1) / parts.length,
+            language: synonymLanguage,
+            kind: "synonym",
             from: word,
           });
         }

@@ -47,6 +47,16 @@ const INFLECTION_ENDINGS: Readonly<Record<LexiconLanguage, ReadonlyArray<readonl
 /** The shortest stem an ending may leave ("es" minus "s" is not a word we want to look up). */
 const MIN_STEM_LENGTH = 3;
 
+/** The word without each common inflection ending that fits it, in the order tried ("sagte" → sagen, …). */
+export function inflectionBases(word: string, language: LexiconLanguage): string[] {
+  const bases: string[] = [];
+  for (const [ending, replacement] of INFLECTION_ENDINGS[language]) {
+    if (word.length - ending.length < MIN_STEM_LENGTH || !word.endsWith(ending)) continue;
+    bases.push(word.slice(0, word.length - ending.length) + replacement);
+  }
+  return bases;
+}
+
 export interface FoundTranslations {
   readonly translations: readonly Translation[];
   /** "lexicon": the word is a headword; "inflection": found through its lemma or an ending. */
@@ -65,9 +75,7 @@ export function findTranslations(
   const lemma = lexicon.lemma(word, language);
   const viaLemma = lemma === undefined ? [] : rankTranslations(lexicon, lemma, direction, ranking);
   if (viaLemma.length > 0) return { translations: viaLemma, via: "inflection" };
-  for (const [ending, replacement] of INFLECTION_ENDINGS[language]) {
-    if (word.length - ending.length < MIN_STEM_LENGTH || !word.endsWith(ending)) continue;
-    const base = word.slice(0, word.length - ending.length) + replacement;
+  for (const base of inflectionBases(word, language)) {
     const translations = rankTranslations(lexicon, base, direction, ranking);
     if (translations.length > 0) return { translations, via: "inflection" };
   }
