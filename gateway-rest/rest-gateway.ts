@@ -7,6 +7,7 @@ import { authRoutes } from "./routes/auth.js";
 import { billingRoutes } from "./routes/billing.js";
 import { cancellationRoutes } from "./routes/cancellation.js";
 import { conversationRoutes } from "./routes/conversations.js";
+import { documentUploadRoutes } from "./routes/document-upload.js";
 import { documentRoutes } from "./routes/documents.js";
 import { exportRoutes } from "./routes/exports.js";
 import { factVersionRoutes } from "./routes/fact-versions.js";
@@ -53,6 +54,8 @@ const UNVERSIONED: readonly (readonly [RoutePlugin, RouteAuth])[] = [
   [healthRoutes, "bearer"],
   [recallRoutes, "both"],
   [documentRoutes, "both"],
+  // File uploads: integrations under /api/v1, the dashboard's explorer (session + CSRF) here.
+  [documentUploadRoutes, "both"],
   [graphSchemaRoutes, "session"],
   [statsRoutes, "session"],
   [tokenRoutes, "session"],
@@ -83,6 +86,7 @@ const V1: readonly RoutePlugin[] = [
   healthRoutes,
   recallRoutes,
   documentRoutes,
+  documentUploadRoutes,
   memoryEntryRoutes,
   conversationRoutes,
   recentRoutes,

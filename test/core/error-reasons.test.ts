@@ -28,7 +28,7 @@ const SENT_REASONS = ALL_REASONS.filter((r): r is SentErrorReason => r !== Error
 
 /** The statuses of docs/rest.md "Errors" that a failed core call can produce. */
 const DOCUMENTED_HTTP_STATUSES = new Set([
-  400, 401, 402, 403, 404, 409, 413, 429, 499, 500, 501, 502, 503, 504,
+  400, 401, 402, 403, 404, 409, 413, 415, 422, 429, 499, 500, 501, 502, 503, 504,
 ]);
 const JSON_RPC_CODE_VALUES = new Set<number>(Object.values(JSON_RPC_CODES));
 
@@ -87,6 +87,8 @@ test("reasons without an entry of their own map exactly like their gRPC code", (
     ErrorReason.PLAN_UPGRADE_REQUIRED,
     ErrorReason.PAYMENTS_NOT_CONFIGURED,
     ErrorReason.PROVIDER_ERROR,
+    ErrorReason.UNSUPPORTED_MEDIA_TYPE,
+    ErrorReason.NO_TEXT,
   ]);
   const ownRpc = new Set([
     ErrorReason.CONTENT_REQUIRED,

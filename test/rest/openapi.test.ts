@@ -30,6 +30,22 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
     ingestDocument: {
       body: { title: "Handbook", content: "# Intro\nText", source: null, metadata: { team: "a" } },
     },
+    uploadFile: {
+      body: [
+        "--b0undary",
+        'Content-Disposition: form-data; name="file"; filename="notes.md"',
+        "Content-Type: text/markdown",
+        "",
+        "# Notes",
+        "--b0undary",
+        'Content-Disposition: form-data; name="metadata"',
+        "",
+        '{"team":"a"}',
+        "--b0undary--",
+        "",
+      ].join("\r\n"),
+      headers: { "content-type": "multipart/form-data; boundary=b0undary" },
+    },
     createMemoryEntry: {
       body: { memory_type: "procedural", title: "Deploy", content: "npm run deploy", tags: ["ops"] },
     },

@@ -142,6 +142,20 @@ export const HAPPY_CORE: StubCore = {
       turnsSkipped: 0,
       turnsTotal: req.messages.length,
     }),
+    uploadFile: async (req) => ({
+      memory: {
+        memoryId: ID,
+        title: req.title ?? req.filename,
+        status: 2,
+        chunksWritten: 1,
+        embeddingProvider: "builtin",
+        replacedDocumentIds: [],
+        quota: { memoryLimit: 2500n, memoriesUsed: 1n, warnAt80: false, hint: "1 of 2,500 memories used" },
+      },
+      fileType: "pdf",
+      pages: 2,
+      characters: req.data.length,
+    }),
     storeMemory: async (req) => ({
       memory: {
         memoryId: ID,
