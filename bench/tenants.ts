@@ -267,6 +267,8 @@ try {
   // A 503 (the database watchdog under CPU starvation, a storage fault) is retryable by contract: the
   // bench retries it after Retry-After like a client would, counts it, and times the whole exchange.
   let unavailable = 0;
+  // Bulk batches that timed out (504) and were retried with their Idempotency-Key.
+  let bulkTimeouts = 0;
   const recall = async (tenant: { token: string }, query: string) => {
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
@@ -307,6 +309,7 @@ try {
   const pid = child?.child.pid;
   const rss = { start: await rssMB(pid), half: 0, end: 0, max: 0 };
   const heapAtStart = await heapOf(metricsPort);
+  const interleavedStagesBefore = await stageSeconds(metricsPort);
   const times: number[] = [];
   // A workspace's first recall in this run (its state cold) apart from its later ones.
   const firstTouch: number[] = [];
@@ -334,11 +337,27 @@ try {
   // Where the memory is: V8 heap and external (ArrayBuffers) from the service's own metrics.
   const heapMB = { start: heapAtStart, end: await heapOf(metricsPort) };
   log(`heap: ${JSON.stringify(heapMB)}`);
-  const interleaved = summary(times);
+  const interleaved = {
+    ...summary(times),
+    // Mean ms per recall and stage (stages that overlap each count in full): to compare with duringBulk.
+    stageMeansMs: Object.fromEntries(
+      [...(await stageSeconds(metricsPort))].map(([stage, sum]) => [
+        stage,
+        round(((sum - (interleavedStagesBefore.get(stage) ?? 0)) * 1000) / Math.max(1, times.length), 2),
+      ]),
+    ),
+  };
   log(`interleaved: ${JSON.stringify(interleaved)}; RSS ${JSON.stringify(rss)}`);
 
   // 2b. Recalls while another workspace is bulk-loaded through the batch route (issue 46 item 4).
-  let duringBulk: (ReturnType<typeof summary> & { memories: number; memoriesPerSecond: number }) | undefined;
+  let duringBulk:
+    | (ReturnType<typeof summary> & {
+        memories: number;
+        memoriesPerSecond: number;
+        stageMeansMs: Record<string, number>;
+        slowest: { ms: number; atSecond: number; firstTouch: boolean; large: boolean }[];
+      })
+    | undefined;
   if (BULK > 0) {
     const corpus = await loadSyntheticCorpus(values["eval-dir"]);
     const headers = { authorization: `Bearer ${bulkToken}`, "content-type": "application/json" };
@@ -352,16 +371,21 @@ try {
           content: `${corpus.chunk(start + i)} (${start + i})`,
           memoryType: "semantic",
         }));
+        // As a client should: one key per batch, so a retry after a 503 or a timed-out 504 is never
+        // written twice (docs/rest.md).
+        const key = randomBytes(12).toString("hex");
         for (let attempt = 0; ; attempt++) {
           const res = await fetch(`${base}/api/v1/memory/entries/batch`, {
             method: "POST",
-            headers,
+            headers: { ...headers, "idempotency-key": key },
             body: JSON.stringify({ memories }),
           });
           await res.arrayBuffer();
           if (res.status === 200) break;
-          if (res.status !== 503 || attempt >= 3) throw new Error(`bulk batch answered ${res.status}`);
-          unavailable++;
+          if ((res.status !== 503 && res.status !== 504) || attempt >= 5)
+            throw new Error(`bulk batch answered ${res.status}`);
+          if (res.status === 504) bulkTimeouts++;
+          else unavailable++;
           await new Promise((resolve) => setTimeout(resolve, 1000));
         }
       }
@@ -370,14 +394,41 @@ try {
       loading = false;
     });
     const during: number[] = [];
+    // The slowest recalls, with when they happened and whether the workspace was new to this run.
+    const slowest: { ms: number; atSecond: number; firstTouch: boolean; large: boolean }[] = [];
+    const stagesBefore = await stageSeconds(metricsPort);
     let q = 0;
     while (loading) {
       const tenant = draw();
-      if (tenant) during.push(await recall(tenant, questions[q++ % questions.length] ?? "Frage"));
+      if (!tenant) continue;
+      const firstTouch = !touched.has(tenant.id);
+      touched.add(tenant.id);
+      const ms = await recall(tenant, questions[q++ % questions.length] ?? "Frage");
+      during.push(ms);
+      slowest.push({
+        ms: round(ms),
+        atSecond: round((performance.now() - loadStarted) / 1000),
+        firstTouch,
+        large: tenant === largeTenant,
+      });
+      slowest.sort((a, b) => b.ms - a.ms).splice(5);
     }
     await loaders;
     const seconds = (performance.now() - loadStarted) / 1000;
-    duringBulk = { ...summary(during), memories: BULK, memoriesPerSecond: round(BULK / seconds) };
+    // Mean ms per recall and stage during the load (stages that overlap each count in full).
+    const stageMeansMs = Object.fromEntries(
+      [...(await stageSeconds(metricsPort))].map(([stage, sum]) => [
+        stage,
+        round(((sum - (stagesBefore.get(stage) ?? 0)) * 1000) / Math.max(1, during.length), 2),
+      ]),
+    );
+    duringBulk = {
+      ...summary(during),
+      memories: BULK,
+      memoriesPerSecond: round(BULK / seconds),
+      stageMeansMs,
+      slowest,
+    };
     log(`during bulk: ${JSON.stringify(duringBulk)}`);
   }
 
@@ -424,6 +475,7 @@ try {
     coldLargeFirstStagesMs: cold?.firstStagesMs ?? null,
     coldLargeNext: cold?.next ?? null,
     unavailable,
+    bulkTimeouts,
     env: extraEnv,
     loadAverage: loadavg().map((l) => round(l, 2)),
   });
