@@ -19,12 +19,14 @@ const csrfToken = document.querySelector('meta[name="csrf-token"]')?.getAttribut
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (csrfToken) headers["x-csrf-token"] = csrfToken;
-  if (body !== undefined) headers["content-type"] = "application/json";
+  // A FormData body (a file upload) is sent as multipart/form-data; the browser sets its boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers["content-type"] = "application/json";
   const res = await fetch(path, {
     method,
     headers,
     credentials: "same-origin",
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
   });
   const text = await res.text();
   let data: unknown;

@@ -261,17 +261,18 @@ export const de: Record<MessageKey, string> = {
   // explorer: add a document
   addDocument: "Dokument hinzufügen",
   addDocumentLead:
-    "Fügen Sie Text ein oder wählen Sie eine Text- (.txt) oder Markdown-Datei (.md) bis 10 MB; sie wird in Ihrem Browser gelesen und im Hintergrund indexiert. Ein Dokument mit demselben Titel wird ersetzt. PDF- und Word-Dateien lassen sich hier noch nicht hochladen.",
+    "Fügen Sie Text ein oder wählen Sie eine Datei bis 10 MB: PDF (mit Textebene; Scans lassen sich nicht lesen), Word (.docx), HTML, Markdown (.md) oder Text (.txt). Sie wird im Hintergrund indexiert; ein Dokument mit demselben Titel wird ersetzt.",
   docTitle: "Titel des Dokuments",
   docTitleHelp: "Wird beim Wählen einer Datei aus ihrem Namen übernommen; Sie können ihn ändern.",
-  docFile: "Datei (.txt oder .md)",
+  docFile: "Datei (PDF, Word, HTML, Markdown oder Text)",
   docFileHelp: "Oder geben Sie den Text stattdessen unten ein.",
   docFileRead: "„{name}“ gelesen ({size}).",
+  docFileChosen: "„{name}“ gewählt ({size}); sein Text wird beim Hinzufügen ausgelesen.",
   docFileRemove: "Stattdessen Text eingeben",
   docText: "Text",
   docSend: "Dokument hinzufügen",
   docRefusedType:
-    "„{name}“ kann nicht hinzugefügt werden: Hier lassen sich nur Text- (.txt) und Markdown-Dateien (.md) lesen. Das Hochladen von PDF- oder Word-Dateien ist noch nicht möglich; kopieren Sie deren Text stattdessen in das Textfeld.",
+    "„{name}“ kann nicht hinzugefügt werden: Lesbar sind nur PDF-, Word- (.docx), HTML-, Markdown- (.md) und Textdateien (.txt). Kopieren Sie den Text anderer Dateien stattdessen in das Textfeld.",
   docRefusedSize:
     "„{name}“ ist {size} groß; ein Dokument darf höchstens 10 MB haben. Bitte teilen Sie es in mehrere Dokumente auf.",
   docQueued: "In der Warteschlange: „{title}“ wird indexiert …",

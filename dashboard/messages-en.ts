@@ -261,17 +261,18 @@ export const en = {
   // explorer: add a document
   addDocument: "Add a document",
   addDocumentLead:
-    "Paste text or choose a plain-text (.txt) or Markdown (.md) file of up to 10 MB; it is read in your browser and indexed in the background. A document with the same title is replaced. PDF and Word files cannot be uploaded here yet.",
+    "Paste text or choose a file of up to 10 MB: PDF (with a text layer; scans cannot be read), Word (.docx), HTML, Markdown (.md) or plain text (.txt). It is indexed in the background; a document with the same title is replaced.",
   docTitle: "Document title",
   docTitleHelp: "Taken from the file's name when you choose a file; you can change it.",
-  docFile: "File (.txt or .md)",
+  docFile: "File (PDF, Word, HTML, Markdown or text)",
   docFileHelp: "Or type or paste the text below instead.",
   docFileRead: "“{name}” read ({size}).",
+  docFileChosen: "“{name}” chosen ({size}); its text is extracted when you add it.",
   docFileRemove: "Use text instead",
   docText: "Text",
   docSend: "Add document",
   docRefusedType:
-    "“{name}” cannot be added: only plain-text (.txt) and Markdown (.md) files can be read here. Uploading PDF or Word files is not available yet; copy their text into the text field instead.",
+    "“{name}” cannot be added: only PDF, Word (.docx), HTML, Markdown (.md) and plain-text (.txt) files can be read. Copy the text of other files into the text field instead.",
   docRefusedSize:
     "“{name}” is {size}; a document may have at most 10 MB. Please split it into several documents.",
   docQueued: "Queued: “{title}” is being indexed …",

@@ -4,18 +4,21 @@ import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { ErrorNotice, Field, Notice, TextArea } from "../ui.js";
 
-// "Add document" in the explorer (issue 49 item 6): the text typed in or read from a plain-text or
-// Markdown file in the browser (File.text()), sent to the one documents ingest (POST /api/documents,
-// upsert by title) with the session and its X-CSRF-Token. PDF and Word files need the server's
-// multipart upload, which is not built yet, so they are refused here before anything is sent.
+// "Add document" in the explorer (issue 49 item 6, issue 48 item 1): the text typed in or read from a
+// plain-text or Markdown file in the browser (File.text()) goes to the one documents ingest (POST
+// /api/documents, upsert by title); a PDF, Word (.docx) or HTML file is sent as it is to the file
+// upload (POST /api/documents/upload, multipart), whose text core extracts. Both with the session and
+// its X-CSRF-Token. Other files are refused here before anything is sent.
 
 /** Spec "Quotas and sizes": document upload 10 MB (core checks the same, in UTF-8 bytes). */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-/** What the browser can read as text; everything else waits for the multipart upload. */
+/** What the browser reads as text itself. */
 const TEXT_FILE = /\.(txt|md)$/i;
+/** What the server reads (core's type sniffing decides; the name only picks the route here). */
+const UPLOADED_FILE = /\.(pdf|docx|html?)$/i;
 
-/** The file's name as a title: without its .txt/.md ending ("Meeting notes.md" → "Meeting notes"). */
-export const titleOf = (fileName: string) => fileName.replace(TEXT_FILE, "");
+/** The file's name as a title, without its ending ("Meeting notes.md" → "Meeting notes"). */
+export const titleOf = (fileName: string) => fileName.replace(TEXT_FILE, "").replace(UPLOADED_FILE, "");
 
 /** Waits between looks at the newest list while the worker indexes: quick at first, then calmer. */
 const POLL_MS = [500, 1000, 1000, 2000, 2000, 3000, 5000];
@@ -27,11 +30,18 @@ type Progress =
   | { readonly state: "stored"; readonly title: string }
   | { readonly state: "slow"; readonly title: string };
 
-/** A file read in the browser: its name and text. */
+/** A chosen file: read in the browser (text), or sent as it is for the server to read (upload). */
 interface ReadFile {
   readonly name: string;
   readonly text: string;
   readonly bytes: number;
+  readonly upload?: File;
+}
+
+/** The upload's answer (REST UploadedFile), the fields the page uses. */
+interface UploadedFile {
+  readonly memoryId: string;
+  readonly status: string;
 }
 
 export function AddDocument(props: {
@@ -71,7 +81,7 @@ export function AddDocument(props: {
     // A finished document's notice has done its job; one still being indexed keeps its own.
     setProgress((old) => (old?.state === "queued" ? old : undefined));
     if (!chosen) return;
-    if (!TEXT_FILE.test(chosen.name)) {
+    if (!TEXT_FILE.test(chosen.name) && !UPLOADED_FILE.test(chosen.name)) {
       setRefused(t("docRefusedType", { name: chosen.name }));
       input.value = "";
       return;
@@ -81,8 +91,11 @@ export function AddDocument(props: {
       input.value = "";
       return;
     }
-    const content = await chosen.text();
-    setFile({ name: chosen.name, text: content, bytes: chosen.size });
+    if (UPLOADED_FILE.test(chosen.name)) {
+      setFile({ name: chosen.name, text: "", bytes: chosen.size, upload: chosen });
+    } else {
+      setFile({ name: chosen.name, text: await chosen.text(), bytes: chosen.size });
+    }
     if (title === "" || title === suggested.current) {
       suggested.current = titleOf(chosen.name);
       setTitle(suggested.current);
@@ -119,19 +132,35 @@ export function AddDocument(props: {
     setRefused(undefined);
     setBusy(true);
     try {
-      const r = await api<{ documentId: string; status: string }>("POST", "/api/documents", {
-        title: title.trim(),
-        content,
-        ...(file ? { source: file.name } : {}),
-      });
       const sent = title.trim();
-      setProgress({ state: "queued", title: sent });
+      let queuedId: string | undefined;
+      if (file?.upload) {
+        const form = new FormData();
+        form.append("file", file.upload, file.name);
+        form.append("title", sent);
+        form.append("source", file.name);
+        const r = await api<UploadedFile>("POST", "/api/documents/upload", form);
+        // Small files are indexed in the call (201, or 200 unchanged); larger ones are queued (202).
+        if (r.status === "queued") queuedId = r.memoryId;
+        else {
+          setProgress({ state: "stored", title: sent });
+          props.onStored(r.memoryId);
+        }
+      } else {
+        const r = await api<{ documentId: string; status: string }>("POST", "/api/documents", {
+          title: sent,
+          content,
+          ...(file ? { source: file.name } : {}),
+        });
+        queuedId = r.documentId;
+      }
+      if (queuedId !== undefined) setProgress({ state: "queued", title: sent });
       // The form starts over for the next document; the notice stays until it is indexed.
       setTitle("");
       setText("");
       suggested.current = "";
       clearFile();
-      void watch(r.documentId, sent);
+      if (queuedId !== undefined) void watch(queuedId, sent);
     } catch (e) {
       setError(e);
     } finally {
@@ -175,14 +204,14 @@ export function AddDocument(props: {
       ? h(
           "p",
           { class: "help", "data-testid": "doc-file" },
-          t("docFileRead", { name: file.name, size: kilobytes(file.bytes) }),
+          t(file.upload ? "docFileChosen" : "docFileRead", { name: file.name, size: kilobytes(file.bytes) }),
           " ",
           h("button", { type: "button", class: "link", onClick: clearFile }, t("docFileRemove")),
         )
       : h(TextArea, { label: t("docText"), name: "document-text", value: text, onInput: setText, rows: 6 }),
     h(
       "button",
-      { type: "submit", disabled: busy || title.trim() === "" || content.trim() === "" },
+      { type: "submit", disabled: busy || title.trim() === "" || (!file?.upload && content.trim() === "") },
       t("docSend"),
     ),
   );
@@ -201,7 +230,8 @@ function FilePicker(props: {
       id: "document-file",
       name: "document-file",
       type: "file",
-      accept: ".txt,.md,text/plain,text/markdown",
+      accept:
+        ".txt,.md,.pdf,.docx,.html,.htm,text/plain,text/markdown,application/pdf,text/html,application/vnd.openxmlformats-officedocument.wordprocessingml.document",
       ref: props.picker,
       "aria-describedby": "document-file-help",
       onChange: props.onChange,

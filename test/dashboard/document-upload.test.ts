@@ -1,5 +1,6 @@
 import test from "ava";
 import type { BrowserContext, Page } from "playwright-core";
+import { scannedPdf, threePagePdf } from "../helpers/sample-files.js";
 import type { TestTenant } from "../helpers/test-service.js";
 import {
   ARTIFACTS,
@@ -13,9 +14,10 @@ import {
   startDashboardBed,
 } from "./dashboard-kit.js";
 
-// "Add document" in the explorer (issue 49 item 6): a Markdown file read in Chromium and sent to
-// POST /api/documents with the session and its X-CSRF-Token, checked again through the REST API;
-// a PDF refused before anything is sent; the text field in German.
+// "Add document" in the explorer (issue 49 item 6, issue 48 item 1): a Markdown file read in Chromium
+// and sent to POST /api/documents with the session and its X-CSRF-Token, checked again through the
+// REST API; a PDF sent as a file to POST /api/documents/upload and found with its page; a scan's
+// refusal shown with the server's reason; an image refused before anything is sent; German.
 
 const flow = HAS_CHROMIUM ? test.serial : test.skip;
 if (!HAS_CHROMIUM) {
@@ -70,7 +72,7 @@ flow("a Markdown file: the title comes from its name, it is queued, then stored 
   const send = form.getByRole("button", { name: "Add document" });
   t.true(await send.isDisabled(), "nothing to send yet");
 
-  await form.getByLabel("File (.txt or .md)").setInputFiles({
+  await form.getByLabel("File (PDF, Word, HTML, Markdown or text)").setInputFiles({
     name: "Quarterly planning.md",
     mimeType: "text/markdown",
     buffer: Buffer.from(NOTES, "utf8"),
@@ -121,34 +123,71 @@ flow("a Markdown file: the title comes from its name, it is queued, then stored 
   );
 });
 
-flow("a PDF is refused in the page with the reason, and nothing is sent", async (t) => {
+flow("a PDF is uploaded as a file, stored at once, listed, and recalled with its page", async (t) => {
   const form = page.getByTestId("add-document");
+  await form.getByLabel("File (PDF, Word, HTML, Markdown or text)").setInputFiles({
+    name: "report-2026.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(threePagePdf()),
+  });
+  await form.getByTestId("doc-file").getByText("“report-2026.pdf” chosen").waitFor();
+  t.is(await form.getByLabel("Document title").inputValue(), "report-2026");
+  const sent = page.waitForRequest((r) => r.url().endsWith("/api/documents/upload") && r.method() === "POST");
+  await form.getByRole("button", { name: "Add document" }).click();
+  const request = await sent;
+  t.truthy(request.headers()["x-csrf-token"]);
+  t.is(request.headers().authorization, undefined);
+  t.regex(request.headers()["content-type"] ?? "", /^multipart\/form-data; boundary=/);
+  await form.getByText("Stored: “report-2026” is indexed").waitFor({ timeout: 60_000 });
+  await page.locator("ul.recent").getByRole("button", { name: "report-2026" }).waitFor();
+  await capture("pdf-stored");
+
+  const recall = await rest<{ hits: { memoryId: string; title: string; page?: number }[] }>(
+    "POST",
+    "/api/v1/memory/recall",
+    { query: "peregrine falcons north tower", k: 5 },
+  );
+  const hit = recall.body.hits.find((h) => h.title === "report-2026");
+  t.truthy(hit, JSON.stringify(recall.body.hits));
+  t.is(hit?.page, 1);
+});
+
+flow("a scan shows the server's reason; an image is refused in the page and nothing is sent", async (t) => {
+  const form = page.getByTestId("add-document");
+  const picker = form.getByLabel("File (PDF, Word, HTML, Markdown or text)");
+  await picker.setInputFiles({
+    name: "scan.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(scannedPdf()),
+  });
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/documents/upload"));
+  await form.getByRole("button", { name: "Add document" }).click();
+  t.is((await answer).status(), 422);
+  await form.getByText(/no text could be extracted/).waitFor();
+  await capture("scan-refused");
+
   let posted = 0;
   const count = (r: { url(): string; method(): string }) => {
-    if (r.url().endsWith("/api/documents") && r.method() === "POST") posted++;
+    if (/\/api\/documents(\/upload)?$/.test(r.url()) && r.method() === "POST") posted++;
   };
   page.on("request", count);
-  await form.getByLabel("File (.txt or .md)").setInputFiles({
-    name: "report.pdf",
-    mimeType: "application/pdf",
-    buffer: Buffer.from("%PDF-1.7\n%fake\n", "latin1"),
+  await picker.setInputFiles({
+    name: "photo.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
   });
-  const alert = form.getByRole("alert");
+  const alert = form.getByRole("alert").filter({ hasText: "photo.jpg" });
   await alert.waitFor();
   t.regex(
     (await alert.textContent()) ?? "",
-    /^“report\.pdf” cannot be added: only plain-text \(\.txt\) and Markdown \(\.md\) files can be read here\. Uploading PDF or Word files is not available yet/,
+    /^“photo\.jpg” cannot be added: only PDF, Word \(\.docx\), HTML, Markdown \(\.md\) and plain-text \(\.txt\) files can be read/,
   );
-  // The picker is emptied, no title suggested, the text field is back, the button stays off.
-  t.is(await form.getByLabel("File (.txt or .md)").inputValue(), "");
-  t.is(await form.getByLabel("Document title").inputValue(), "");
-  await form.getByLabel("Text", { exact: true }).waitFor();
-  t.true(await form.getByRole("button", { name: "Add document" }).isDisabled());
+  t.is(await picker.inputValue(), "");
   await capture("refused");
   page.off("request", count);
   t.is(posted, 0);
   const recent = await rest<Recent>("GET", "/api/v1/memory/recent?k=50");
-  t.false(recent.body.items.some((item) => /report/.test(item.title)));
+  t.false(recent.body.items.some((item) => /scan|photo/.test(item.title)));
 });
 
 flow("in German: typed text is added as a document and stored", async (t) => {
