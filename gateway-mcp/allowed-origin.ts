@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { invalidRequest, type JsonRpcError } from "./json-rpc-error.js";
 
 /**
@@ -30,3 +31,6 @@ function originOf(value: string): string {
     return value.toLowerCase();
   }
 }
+
+/** The endpoint's onRequest hook: a refused Origin is answered here (403), any other passes on. */
+export type OriginHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;

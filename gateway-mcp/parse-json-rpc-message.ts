@@ -9,7 +9,7 @@ export type JsonRpcMessage =
   | { readonly kind: "notification"; readonly method: string }
   /**
    * A client's answer to a server request: the only request this server sends is a 2025-11-25
-   * elicitation on a tools/call's response stream (mcp-gateway.ts); any other is accepted and dropped.
+   * elicitation on a tools/call’s response stream (elicitation-sessions.ts); any other is accepted and dropped.
    */
   | {
       readonly kind: "response";
