@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import { unauthenticated } from "../errors.js";
 import type { PlanLimits } from "../plans/plans.js";
-import { type PlanName, type Principal, principalKey } from "./principal.js";
+import { clientIpKey, type PlanName, type Principal, principalKey } from "./principal.js";
 
 /** The workspace-bound caller of a tenant method (token, or session of a member). */
 export interface TenantCaller {
@@ -31,4 +31,9 @@ export function tenantCaller(ctx: HandlerContext): TenantCaller {
     userId: principal.kind === "session" ? principal.userId : undefined,
     tokenId: principal.kind === "token" ? principal.tokenId : undefined,
   };
+}
+
+/** The caller's IP as the auth interceptor read it (audit entries, rate limits); unset when unknown. */
+export function clientIpOf(ctx: HandlerContext): string | undefined {
+  return ctx.values.get(clientIpKey);
 }
