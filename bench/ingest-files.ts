@@ -1,12 +1,14 @@
 /**
  * `npm run bench:ingest-files` (issue 48 "Measure"): what users bring, through the real REST routes of
- * a real service (built-in embedder, PostgreSQL as for `npm test`). For now conversations: turns/s
- * through POST /api/v1/conversations for a first send, a re-send of the same sessions (nothing new)
- * and an append (each session re-sent with new turns). File rows (PDF pages/s, HTML and DOCX MB/s,
- * peak RSS of a 10 MB PDF through /api/v1/documents/upload) and URL rows join `rows` as measure*()
- * functions of their own once those routes exist.
+ * a real service (built-in embedder, PostgreSQL as for `npm test`). Conversations: turns/s through
+ * POST /api/v1/conversations for a first send, a re-send of the same sessions (nothing new) and an
+ * append (each session re-sent with new turns). Files through POST /api/v1/documents/upload
+ * (multipart, as an integration sends them): PDF pages/s, DOCX and HTML MB/s (of file bytes), and the
+ * process's peak RSS over idle while one 10 MB PDF is uploaded. The service runs without its worker:
+ * file rows time the request — type sniffing, extraction in the bounded worker thread, checks and the
+ * queued write (files above 10,000 characters); chunking and embedding are bench:ingest's.
  *
- *   npm run bench:ingest-files [-- --sessions 24 --turns 20 --append 10 --concurrency 4]
+ *   npm run bench:ingest-files [-- --sessions 24 --turns 20 --append 10 --concurrency 4 --files-only]
  *
  * Turns are sentences of ../shared/eval/xquad_en paragraphs, alternating between two speakers, one
  * minute apart. Writes bench/results/ingest-files.json.
@@ -15,6 +17,8 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { makeDocx } from "../test/helpers/make-docx.js";
+import { makePdf } from "../test/helpers/make-pdf.js";
 import type { TestService, TestTenant } from "../test/helpers/test-service.js";
 import { loadTestModels, startIngestService } from "../test/ingest/ingest-test-kit.js";
 import { UNTHROTTLED } from "../test/mcp/post-mcp.js";
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     append: { type: "string", default: "10" },
     concurrency: { type: "string", default: "4" },
     "eval-dir": { type: "string", default: "../shared/eval" },
+    "files-only": { type: "boolean", default: false },
   },
 });
 const SESSIONS = Number(values.sessions);
@@ -189,10 +194,231 @@ async function measureConversations(service: TestService): Promise<Row[]> {
   return rows;
 }
 
+/** Prose for the files: the set's paragraphs, cycled. */
+function paragraphs(evalDir: string): string[] {
+  return readFileSync(join(evalDir, "xquad_en", "corpus.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { text: string }).text.replace(/[^\x20-\x7e]/g, " "));
+}
+
+/** Lines of at most `width` characters, cut at spaces (a PDF page's text lines). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line.length + word.length + 1 > width && line) {
+      lines.push(line);
+      line = "";
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A PDF of `pages` pages of `linesPerPage` lines (90 characters) from the prose, starting at `offset`. */
+function prosePdf(prose: readonly string[], pages: number, linesPerPage: number, offset: number): Uint8Array {
+  const lines: string[] = [];
+  for (let i = offset; lines.length < pages * linesPerPage; i++)
+    lines.push(...wrap(prose[i % prose.length] ?? "", 90), "");
+  return makePdf(
+    Array.from({ length: pages }, (_, p) => ({
+      lines: lines.slice(p * linesPerPage, (p + 1) * linesPerPage),
+    })),
+  );
+}
+
+function proseDocx(prose: readonly string[], count: number, offset: number): Uint8Array {
+  const blocks = [];
+  for (let i = 0; i < count; i++) {
+    const text = prose[(offset + i) % prose.length] ?? "";
+    if (i % 10 === 0) blocks.push({ heading: 1 as const, text: text.split(" ").slice(0, 6).join(" ") });
+    blocks.push({ paragraph: text });
+    if (i % 10 === 5) blocks.push({ bullets: text.split(/(?<=[.,;])\s+/).slice(0, 4) });
+    if (i % 10 === 8)
+      blocks.push({
+        table: [
+          ["Term", "Note"],
+          ...text
+            .split(" ")
+            .slice(0, 8)
+            .map((w, k) => [w, String(k)]),
+        ],
+      });
+  }
+  return makeDocx(blocks);
+}
+
+function proseHtml(prose: readonly string[], count: number, offset: number): Uint8Array {
+  const body: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = (prose[(offset + i) % prose.length] ?? "").replace(/[<&]/g, " ");
+    if (i % 10 === 0) body.push(`<h2>${text.split(" ").slice(0, 6).join(" ")}</h2>`);
+    body.push(`<p>${text}</p>`);
+  }
+  const nav = `<nav>${Array.from({ length: 40 }, (_, i) => `<a href="/p/${i}">Section ${i}</a>`).join(" ")}</nav>`;
+  return Buffer.from(
+    `<!doctype html><html><head><title>Bench page ${offset}</title><script>var analytics = ${JSON.stringify("x".repeat(2000))};</script></head><body>${nav}<main><article>${body.join("\n")}</article></main><footer>Footer ${offset}</footer></body></html>`,
+    "utf8",
+  );
+}
+
+interface UploadAnswer {
+  readonly status: number;
+  readonly pages?: number;
+  readonly characters?: number;
+}
+
+async function uploadOne(
+  service: TestService,
+  tenant: TestTenant,
+  file: Uint8Array,
+  name: string,
+): Promise<UploadAnswer> {
+  const form = new FormData();
+  form.append("file", new Blob([file as Uint8Array<ArrayBuffer>]), name);
+  const res = await fetch(`${service.httpUrl}/api/v1/documents/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tenant.token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { pages?: number; characters?: number; error?: string };
+  if (res.status >= 300) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
+  return { status: res.status, ...body };
+}
+
+/** Uploads every file, `concurrency` at a time: wall time, latencies, answers. */
+async function uploadAll(
+  service: TestService,
+  tenant: TestTenant,
+  files: readonly { data: Uint8Array; name: string }[],
+) {
+  const latencies: number[] = [];
+  const answers: UploadAnswer[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < files.length) {
+        const file = files[next++];
+        if (!file) break;
+        const sent = performance.now();
+        answers.push(await uploadOne(service, tenant, file.data, file.name));
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  return { ms: performance.now() - started, latencies, answers };
+}
+
+/** PDF pages/s, DOCX and HTML MB/s through the upload route; peak RSS for one 10 MB PDF. */
+async function measureFiles(
+  service: TestService,
+): Promise<{ rows: Row[]; tenMbPdf: Record<string, number> }> {
+  const tenant = await service.createTenant({ limitsOverride: UNTHROTTLED });
+  const prose = paragraphs(values["eval-dir"]);
+  // Warm-up, not measured: the tenant's first write and the first worker thread's module loading.
+  await uploadOne(service, tenant, prosePdf(prose, 1, 40, 0), "warm-up.pdf");
+  const sets = [
+    {
+      type: "pdf",
+      files: Array.from({ length: 12 }, (_, i) => ({
+        data: prosePdf(prose, 25, 45, i * 40),
+        name: `bench-${i}.pdf`,
+      })),
+    },
+    {
+      type: "docx",
+      files: Array.from({ length: 12 }, (_, i) => ({
+        data: proseDocx(prose, 120, i * 50),
+        name: `bench-${i}.docx`,
+      })),
+    },
+    {
+      type: "html",
+      files: Array.from({ length: 12 }, (_, i) => ({
+        data: proseHtml(prose, 120, i * 50),
+        name: `bench-${i}.html`,
+      })),
+    },
+  ];
+  const rows: Row[] = [];
+  for (const { type, files } of sets) {
+    const bytes = files.reduce((n, f) => n + f.data.length, 0);
+    const { ms, latencies, answers } = await uploadAll(service, tenant, files);
+    const pages = answers.reduce((n, a) => n + (a.pages ?? 0), 0);
+    const characters = answers.reduce((n, a) => n + (a.characters ?? 0), 0);
+    const megabytes = bytes / 1024 / 1024;
+    const row: Row =
+      type === "pdf"
+        ? {
+            kind: "file",
+            phase: "pdf",
+            route: "POST /api/v1/documents/upload",
+            requests: files.length,
+            units: pages,
+            unit: "PDF pages",
+            ms: round(ms),
+            perSecond: round((pages / ms) * 1000),
+            p50Ms: round(percentile(latencies, 50)),
+            p95Ms: round(percentile(latencies, 95)),
+            notes: `${files.length} PDFs of 25 pages (${round(megabytes, 2)} MB, ${characters} characters extracted); statuses ${[...new Set(answers.map((a) => a.status))].join("/")}`,
+          }
+        : {
+            kind: "file",
+            phase: type,
+            route: "POST /api/v1/documents/upload",
+            requests: files.length,
+            units: round(megabytes, 3),
+            unit: "MB of file",
+            ms: round(ms),
+            perSecond: round((megabytes / ms) * 1000, 3),
+            p50Ms: round(percentile(latencies, 50)),
+            p95Ms: round(percentile(latencies, 95)),
+            notes: `${files.length} files, ${characters} characters of Markdown extracted; statuses ${[...new Set(answers.map((a) => a.status))].join("/")}`,
+          };
+    log(
+      `${type.padEnd(6)} ${String(row.units).padStart(8)} ${row.unit}  ${String(row.perSecond).padStart(8)}/s  p50 ${row.p50Ms} ms  p95 ${row.p95Ms} ms`,
+    );
+    rows.push(row);
+  }
+
+  // One 10 MB PDF (1,250 pages of 80 lines): the process's RSS sampled every 20 ms during the request.
+  const big = prosePdf(prose, 1250, 80, 7);
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const started = performance.now();
+  const answer = await uploadOne(service, tenant, big, "ten-megabytes.pdf");
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  const tenMbPdf = {
+    fileMiB: round(big.length / 1024 / 1024, 2),
+    pages: answer.pages ?? 0,
+    characters: answer.characters ?? 0,
+    ms: round(ms),
+    idleRssMiB: round(idle / 1024 / 1024),
+    peakRssMiB: round(peak / 1024 / 1024),
+    peakOverIdleMiB: round((peak - idle) / 1024 / 1024),
+  };
+  log(
+    `10 MB PDF: ${tenMbPdf.pages} pages in ${tenMbPdf.ms} ms, peak RSS ${tenMbPdf.peakRssMiB} MiB = idle + ${tenMbPdf.peakOverIdleMiB} MiB`,
+  );
+  return { rows, tenMbPdf };
+}
+
 const models = await loadTestModels();
-const service = await startIngestService({ models });
+// No worker: file rows time the upload request itself (see above); conversations index inline.
+const service = await startIngestService({ models, worker: false });
 try {
-  const rows = [...(await measureConversations(service))];
+  const conversations = values["files-only"] ? [] : await measureConversations(service);
+  const files = await measureFiles(service);
+  const rows = [...conversations, ...files.rows];
   writeBenchResult("ingest-files", {
     embedder: models.embedder.id,
     sessions: SESSIONS,
@@ -202,6 +428,7 @@ try {
     loadAverage: loadavg().map((x) => round(x, 2)),
     peakRssMiB: round(process.resourceUsage().maxRSS / 1024),
     rows,
+    tenMbPdf: files.tenMbPdf,
   });
 } finally {
   await service.stop();

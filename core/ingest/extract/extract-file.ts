@@ -10,18 +10,26 @@ const BOOTSTRAP_URL = new URL("./extract-bootstrap.mjs", import.meta.url);
 const WORKER_ENTRY = new URL(`./extract-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
 /**
- * Bounds of one extraction (ADR 0500): the parsers run in a worker thread of their own with a capped
- * heap, and one that runs longer than the time limit is terminated. A file that needs more is
- * refused as too large; the process itself never runs out of memory over a file.
+ * Bounds of one extraction (ADR 0500): the parsers run in worker threads with a capped heap, one file
+ * per worker at a time, and a file that takes longer than the time limit has its worker terminated.
+ * A file that needs more is refused as too large; the process itself never runs out of memory over
+ * a file. A worker that answered is kept for the next file for `idleMs` (loading the parsers costs
+ * more than most files), then ended, so an idle service holds none.
  */
 export interface ExtractionLimits {
   readonly heapMb: number;
   readonly timeoutMs: number;
   /** Extractions running at once; further files wait their turn (each takes a core while it runs). */
   readonly concurrency: number;
+  readonly idleMs: number;
 }
 
-export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { heapMb: 128, timeoutMs: 60_000, concurrency: 2 };
+export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
+  heapMb: 128,
+  timeoutMs: 60_000,
+  concurrency: 2,
+  idleMs: 15_000,
+};
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -35,6 +43,35 @@ async function inTurn<T>(concurrency: number, work: () => Promise<T>): Promise<T
     running--;
     waiting.shift()?.();
   }
+}
+
+/** Workers that answered their last file and wait for the next one, each with its end timer. */
+const idleWorkers: { readonly worker: Worker; readonly timer: NodeJS.Timeout; readonly heapMb: number }[] =
+  [];
+
+function takeWorker(limits: ExtractionLimits): Worker {
+  const index = idleWorkers.findIndex((w) => w.heapMb === limits.heapMb);
+  const kept = index >= 0 ? idleWorkers.splice(index, 1)[0] : undefined;
+  if (kept) {
+    clearTimeout(kept.timer);
+    kept.worker.ref();
+    return kept.worker;
+  }
+  return new Worker(BOOTSTRAP_URL, {
+    workerData: { workerEntry: WORKER_ENTRY.href },
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  });
+}
+
+function keepWorker(worker: Worker, limits: ExtractionLimits): void {
+  worker.unref();
+  const timer = setTimeout(() => {
+    const index = idleWorkers.findIndex((w) => w.worker === worker);
+    if (index >= 0) idleWorkers.splice(index, 1);
+    void worker.terminate();
+  }, limits.idleMs);
+  timer.unref();
+  idleWorkers.push({ worker, timer, heapMb: limits.heapMb });
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -66,67 +103,72 @@ export async function extractFile(
   const type = sniffFileType(data, hints);
   if (type === "markdown" || type === "text") return { type, text: decodeText(data) };
   // A copy of its own (the request's bytes may be a view into a larger buffer) is moved to the worker.
-  return inTurn(limits.concurrency, () =>
-    inWorker({ workerEntry: WORKER_ENTRY.href, type, data: new Uint8Array(data) }, limits),
-  );
+  const job: ExtractJob = { type, data: new Uint8Array(data) };
+  return inTurn(limits.concurrency, () => inWorker(job, limits));
 }
 
 function inWorker(job: ExtractJob, limits: ExtractionLimits): Promise<ExtractedText> {
+  const worker = takeWorker(limits);
+  const what = job.type.toUpperCase();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOTSTRAP_URL, {
-      workerData: job,
-      transferList: [job.data.buffer as ArrayBuffer],
-      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    });
     let settled = false;
-    const settle = (outcome: () => void) => {
+    const settle = (outcome: () => void, reusable: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+      if (reusable) keepWorker(worker, limits);
+      else void worker.terminate();
       outcome();
-      void worker.terminate();
     };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
+    const onMessage = (message: ExtractAnswer) =>
+      settle(
+        () =>
+          message.ok ? resolve(message.result) : reject(new ExtractionFailure(message.kind, message.message)),
+        true,
+      );
+    const onError = (error: Error & { code?: string }) =>
+      settle(
+        () =>
+          reject(
+            error.code === "ERR_WORKER_OUT_OF_MEMORY"
+              ? new ExtractionFailure(
+                  "too_large",
+                  `reading the ${what} needs more than ${limits.heapMb} MB of memory; split it`,
+                )
+              : new ExtractionFailure(
+                  "unsupported",
+                  `the ${what} cannot be read (${error.message.slice(0, 200)})`,
+                ),
+          ),
+        false,
+      );
+    const onExit = (code: number) =>
+      settle(
+        () =>
           reject(
             new ExtractionFailure(
-              "too_large",
-              `reading the ${job.type.toUpperCase()} took longer than ${limits.timeoutMs / 1000} s; split it`,
+              "unsupported",
+              `the ${what} cannot be read (the reader stopped with code ${code})`,
             ),
           ),
+        false,
+      );
+    const timer = setTimeout(
+      () =>
+        settle(
+          () =>
+            reject(
+              new ExtractionFailure(
+                "too_large",
+                `reading the ${what} took longer than ${limits.timeoutMs / 1000} s; split it`,
+              ),
+            ),
+          false,
         ),
       limits.timeoutMs,
     );
-    worker.on("message", (message: ExtractAnswer) =>
-      settle(() =>
-        message.ok ? resolve(message.result) : reject(new ExtractionFailure(message.kind, message.message)),
-      ),
-    );
-    worker.on("error", (error: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          error.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? new ExtractionFailure(
-                "too_large",
-                `reading the ${job.type.toUpperCase()} needs more than ${limits.heapMb} MB of memory; split it`,
-              )
-            : new ExtractionFailure(
-                "unsupported",
-                `the ${job.type.toUpperCase()} cannot be read (${error.message.slice(0, 200)})`,
-              ),
-        ),
-      ),
-    );
-    worker.on("exit", (code) =>
-      settle(() =>
-        reject(
-          new ExtractionFailure(
-            "unsupported",
-            `the ${job.type.toUpperCase()} cannot be read (the reader stopped with code ${code})`,
-          ),
-        ),
-      ),
-    );
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+    worker.postMessage(job, [job.data.buffer as ArrayBuffer]);
   });
 }

@@ -1,12 +1,11 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { extractDocx } from "./docx.js";
 import { type ExtractedText, ExtractionFailure, type FileType } from "./file-types.js";
 import { extractHtml } from "./html.js";
 import { extractPdf } from "./pdf.js";
 
-/** What extract-file.ts hands a worker, and what the worker answers. */
+/** What extract-file.ts hands a worker (one message per file), and what the worker answers. */
 export interface ExtractJob {
-  readonly workerEntry: string;
   readonly type: Extract<FileType, "pdf" | "docx" | "html">;
   readonly data: Uint8Array;
 }
@@ -45,4 +44,7 @@ async function answer(job: ExtractJob): Promise<ExtractAnswer> {
   }
 }
 
-parentPort?.postMessage(await answer(workerData as ExtractJob));
+// One file at a time: extract-file.ts sends the next job only after this answer.
+parentPort?.on("message", (job: ExtractJob) => {
+  void answer(job).then((result) => parentPort?.postMessage(result));
+});
