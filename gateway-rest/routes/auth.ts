@@ -1,5 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { SESSION_COOKIE } from "../../gateway-kit/credentials.js";
@@ -78,11 +78,27 @@ const PROVIDERS = ["email"] as const;
  * - GET /api/auth/session: who the caller is (session or bearer token).
  */
 export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, options) => {
+  const context = authRouteContext(app, options);
+  signInWithEmailRoute(context);
+  unsupportedSignInProviderRoute(context);
+  completeEmailSignInRoute(context);
+  signOutRoute(context);
+  getSessionRoute(context);
+};
+
+/** What the sign-in routes share: the zod-typed route table, the core client, the cookie policy, the per-route credential. */
+function authRouteContext(app: FastifyInstance, options: AuthRouteOptions) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { tenancy } = options.clients;
   const secureCookie = new URL(options.publicUrl).protocol === "https:";
   const as = (auth: RestRouteOptions["auth"]) => ({ ...options, auth });
+  return { options, routes, tenancy, secureCookie, as };
+}
 
+type AuthRouteContext = ReturnType<typeof authRouteContext>;
+
+/** POST /auth/signin/email */
+function signInWithEmailRoute({ options, routes, tenancy, as }: AuthRouteContext): void {
   routes.post(
     "/auth/signin/email",
     {
@@ -107,7 +123,10 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
       return { sent: true as const, expiresInHours: 24 as const };
     },
   );
+}
 
+/** POST /auth/signin/:provider */
+function unsupportedSignInProviderRoute({ routes }: AuthRouteContext): void {
   // The rest of the /api/auth/signin/* family: counted against the same per-IP limit, answered
   // with the providers that exist.
   routes.post(
@@ -121,7 +140,10 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
         error: `sign-in provider '${request.params.provider.slice(0, 40)}' is not supported; use POST /api/auth/signin/${PROVIDERS.join(", ")}`,
       }),
   );
+}
 
+/** GET /auth/callback/email */
+function completeEmailSignInRoute({ options, routes, tenancy, secureCookie, as }: AuthRouteContext): void {
   routes.get(
     "/auth/callback/email",
     {
@@ -157,7 +179,10 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
         .send({ redirectUrl, needsOnboarding: done.needsOnboarding });
     },
   );
+}
 
+/** POST /auth/signout */
+function signOutRoute({ routes, tenancy, secureCookie, as }: AuthRouteContext): void {
   routes.post(
     "/auth/signout",
     {
@@ -178,7 +203,10 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
       return { signedOut: true as const };
     },
   );
+}
 
+/** GET /auth/session */
+function getSessionRoute({ routes, tenancy, as }: AuthRouteContext): void {
   routes.get(
     "/auth/session",
     {
@@ -206,4 +234,4 @@ export const authRoutes: FastifyPluginAsync<AuthRouteOptions> = async (app, opti
       };
     },
   );
-};
+}

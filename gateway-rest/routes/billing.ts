@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoEnumField } from "../../gateway-kit/proto-rules.js";
@@ -81,9 +81,23 @@ const price = (p: PlanPrice | undefined) =>
  * 5); 503 while payments are not configured. Return addresses are built from PUBLIC_URL.
  */
 export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
+  const context = billingRouteContext(app, options);
+  createCheckoutRoute(context);
+  getBillingRoute(context);
+  createPortalSessionRoute(context);
+};
+
+/** What the billing routes share: the zod-typed route table and the core client. */
+function billingRouteContext(app: FastifyInstance, options: RestRouteOptions) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { billing } = options.clients;
+  return { options, routes, billing };
+}
 
+type BillingRouteContext = ReturnType<typeof billingRouteContext>;
+
+/** POST /checkout */
+function createCheckoutRoute({ options, routes, billing }: BillingRouteContext): void {
   routes.post(
     "/checkout",
     {
@@ -113,7 +127,10 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return { url: result.url };
     },
   );
+}
 
+/** GET /billing */
+function getBillingRoute({ options, routes, billing }: BillingRouteContext): void {
   routes.get(
     "/billing",
     {
@@ -159,7 +176,10 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       };
     },
   );
+}
 
+/** POST /subscription/portal */
+function createPortalSessionRoute({ options, routes, billing }: BillingRouteContext): void {
   routes.post(
     "/subscription/portal",
     {
@@ -182,4 +202,4 @@ export const billingRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return { url: result.url };
     },
   );
-};
+}

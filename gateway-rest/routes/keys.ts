@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoString } from "../../gateway-kit/proto-rules.js";
@@ -125,9 +125,26 @@ function keyBody(key: ProviderKey | undefined) {
  * and the same under /api/v1 for admin-scope API tokens (automation).
  */
 export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
+  const context = keyRouteContext(app, options);
+  listProviderKeysRoute(context);
+  createProviderKeyRoute(context);
+  testProviderKeyRoute(context);
+  getModelSelectionRoute(context);
+  updateModelSelectionRoute(context);
+  deleteProviderKeyRoute(context);
+};
+
+/** What the provider key routes share: the zod-typed route table and the core client. */
+function keyRouteContext(app: FastifyInstance, options: RestRouteOptions) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { tenancy } = options.clients;
+  return { options, routes, tenancy };
+}
 
+type KeyRouteContext = ReturnType<typeof keyRouteContext>;
+
+/** GET /keys */
+function listProviderKeysRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.get(
     "/keys",
     {
@@ -146,7 +163,10 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       return result.keys.map(keyBody);
     },
   );
+}
 
+/** POST /keys */
+function createProviderKeyRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.post(
     "/keys",
     {
@@ -176,7 +196,10 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       return keyBody(result.key);
     },
   );
+}
 
+/** POST /keys/:id/test */
+function testProviderKeyRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.post(
     "/keys/:id/test",
     {
@@ -202,7 +225,10 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       };
     },
   );
+}
 
+/** GET /keys/selection */
+function getModelSelectionRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.get(
     "/keys/selection",
     {
@@ -221,7 +247,10 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       return selectionBody(result.selection);
     },
   );
+}
 
+/** PUT /keys/selection */
+function updateModelSelectionRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.put(
     "/keys/selection",
     {
@@ -248,7 +277,10 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       return selectionBody(result.selection);
     },
   );
+}
 
+/** DELETE /keys/:id */
+function deleteProviderKeyRoute({ options, routes, tenancy }: KeyRouteContext): void {
   routes.delete(
     "/keys/:id",
     {
@@ -268,4 +300,4 @@ export const keyRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, optio
       return { deleted: result.deleted };
     },
   );
-};
+}

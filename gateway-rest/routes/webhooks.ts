@@ -1,6 +1,6 @@
 import { getOption } from "@bufbuild/protobuf";
 import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { protoEnum } from "../../gateway-kit/proto-enum-schema.js";
@@ -148,11 +148,31 @@ function deliveryBody(d: WebhookDelivery): z.infer<typeof deliverySchema> {
  * an admin-scope token). The secret appears only in the create and rotate answers.
  */
 export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, options) => {
+  const context = webhookRouteContext(app, options);
+  listWebhooksRoute(context);
+  createWebhookRoute(context);
+  getWebhookRoute(context);
+  updateWebhookRoute(context);
+  deleteWebhookRoute(context);
+  testWebhookRoute(context);
+  reactivateWebhookRoute(context);
+  rotateWebhookSecretRoute(context);
+  listWebhookDeliveriesRoute(context);
+};
+
+/** What the webhook routes share: the zod-typed route table, the core client, the OpenAPI operation of each. */
+function webhookRouteContext(app: FastifyInstance, options: RestRouteOptions) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { webhooks } = options.clients;
   const op = (id: string, summary: string, rpc: string) =>
     describeOperation(options, { id, summary, tag: "webhooks", rpc: `memory.v1.WebhookService/${rpc}` });
+  return { options, routes, webhooks, op };
+}
 
+type WebhookRouteContext = ReturnType<typeof webhookRouteContext>;
+
+/** GET /webhooks */
+function listWebhooksRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.get(
     "/webhooks",
     {
@@ -166,7 +186,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return subscriptions.map(subscriptionBody);
     },
   );
+}
 
+/** POST /webhooks */
+function createWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.post(
     "/webhooks",
     {
@@ -192,7 +215,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return { id: subscriptionBody(created.subscription).id, secret: created.secret };
     },
   );
+}
 
+/** GET /webhooks/:id */
+function getWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.get(
     "/webhooks/:id",
     {
@@ -207,7 +233,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return subscriptionBody(got.subscription);
     },
   );
+}
 
+/** PATCH /webhooks/:id */
+function updateWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.patch(
     "/webhooks/:id",
     {
@@ -227,7 +256,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return subscriptionBody(updated.subscription);
     },
   );
+}
 
+/** DELETE /webhooks/:id */
+function deleteWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.delete(
     "/webhooks/:id",
     {
@@ -245,7 +277,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return { id: request.params.id, deleted: true as const };
     },
   );
+}
 
+/** POST /webhooks/:id/test */
+function testWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.post(
     "/webhooks/:id/test",
     {
@@ -266,7 +301,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return { deliveryId: sent.deliveryId };
     },
   );
+}
 
+/** POST /webhooks/:id/reactivate */
+function reactivateWebhookRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.post(
     "/webhooks/:id/reactivate",
     {
@@ -288,7 +326,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return subscriptionBody(done.subscription);
     },
   );
+}
 
+/** POST /webhooks/:id/rotate-secret */
+function rotateWebhookSecretRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.post(
     "/webhooks/:id/rotate-secret",
     {
@@ -312,7 +353,10 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       };
     },
   );
+}
 
+/** GET /webhooks/:id/deliveries */
+function listWebhookDeliveriesRoute({ options, routes, webhooks, op }: WebhookRouteContext): void {
   routes.get(
     "/webhooks/:id/deliveries",
     {
@@ -331,4 +375,4 @@ export const webhookRoutes: FastifyPluginAsync<RestRouteOptions> = async (app, o
       return deliveries.map(deliveryBody);
     },
   );
-};
+}
