@@ -89,6 +89,12 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     providerAllowPrivateUrls: config.providerAllowPrivateUrls,
     oauthClientMetadataAllowPrivateUrls: config.oauthClientMetadataAllowPrivateUrls,
     webhookAllowPrivateTargets: config.webhooks.allowPrivateTargets,
+    webFetchAllowPrivateUrls: config.webFetch.allowPrivateUrls,
+    webFetchLimits: {
+      timeoutMs: config.webFetch.timeoutMs,
+      maxBytes: config.webFetch.maxBytes,
+      maxRedirects: 5,
+    },
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,
     workspaceState: storage.workspaceState,

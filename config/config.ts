@@ -125,6 +125,16 @@ const envSchema = z.object({
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
+  // docs/ingest.md "Web pages": FetchWebPage may reach private addresses (tests, closed networks);
+  // its time limit for the whole fetch and its cap on a page's bytes.
+  WEB_FETCH_ALLOW_PRIVATE_URLS: flag.default(false),
+  WEB_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  WEB_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   WEBHOOK_CA_FILE: z.string().trim().min(1).optional(),
   // docs/rest.md "Timeouts": how long a gateway waits for core before answering 504 (a write then
   // names the Idempotency-Key that resolves it).
@@ -248,6 +258,7 @@ export interface Config {
   readonly selfHostedPlan?: PaidOrFreePlan;
   /** Outgoing webhooks (docs/webhooks.md). */
   readonly webhooks: WebhookConfig;
+  readonly webFetch: WebFetchConfig;
   /** Who reads the Prometheus metrics (ADR 0150). */
   readonly metrics: MetricsConfig;
   /** OpenTelemetry tracing (docs/observability.md "Tracing"); no endpoint: off. */
@@ -261,6 +272,14 @@ export interface MetricsConfig {
   readonly host: string;
   /** METRICS_TOKEN: the edge serves GET /metrics to this bearer; unset: not on the edge. */
   readonly token?: string;
+}
+
+/** FetchWebPage (docs/ingest.md "Web pages"). */
+export interface WebFetchConfig {
+  /** Private, loopback and link-local addresses may be fetched too (tests, closed networks). */
+  readonly allowPrivateUrls: boolean;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
 }
 
 export interface WebhookConfig {
@@ -448,6 +467,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     startupWarmMs: env.STARTUP_WARM_MS,
     ...(stripe ? { stripe } : {}),
     ...(env.SELF_HOSTED_PLAN ? { selfHostedPlan: env.SELF_HOSTED_PLAN } : {}),
+    webFetch: {
+      allowPrivateUrls: env.WEB_FETCH_ALLOW_PRIVATE_URLS,
+      timeoutMs: env.WEB_FETCH_TIMEOUT_MS,
+      maxBytes: env.WEB_FETCH_MAX_BYTES,
+    },
     webhooks: {
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       ...(env.WEBHOOK_CA_FILE ? { caFile: env.WEBHOOK_CA_FILE } : {}),

@@ -26,6 +26,7 @@ import { createHealthService } from "./health/health-service.js";
 import { withIdempotentWrites } from "./idempotency/idempotent-writes.js";
 import { startInstanceHeartbeat } from "./idempotency/instance-heartbeat.js";
 import { createIngestService } from "./ingest/ingest-service.js";
+import { DEFAULT_WEB_FETCH_LIMITS } from "./ingest/web/fetch-web-page.js";
 import type { Bm25IndexCache } from "./recall/bm25/bm25-index-cache.js";
 import type { WarmUp } from "./recall/warm-workspaces.js";
 import { createSecretBox } from "./webhooks/secret-box.js";
@@ -73,6 +74,10 @@ export function createCore(options: CoreOptions): Core {
     logger: options.logger,
     upgradeUrl: `${options.publicUrl}/dashboard/billing`,
     models,
+    webFetch: {
+      guard: sharedOutboundGuard(options.webFetchAllowPrivateUrls ?? false),
+      limits: options.webFetchLimits ?? DEFAULT_WEB_FETCH_LIMITS,
+    },
   });
   const graph = createGraphService({
     db,

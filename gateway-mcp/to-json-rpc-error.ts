@@ -60,6 +60,10 @@ export const JSON_RPC_CODE_BY_REASON: Readonly<Record<ErrorReason, JsonRpcCode |
   // File uploads are not an MCP tool; should one come, INVALID_ARGUMENT (-32602) says it.
   [ErrorReason.UNSUPPORTED_MEDIA_TYPE]: undefined,
   [ErrorReason.NO_TEXT]: undefined,
+  // service_fetch_web_page: the page's server failed or was too slow — UNAVAILABLE / DEADLINE_EXCEEDED
+  // decide (-32006); data.reason tells which.
+  [ErrorReason.FETCH_FAILED]: undefined,
+  [ErrorReason.FETCH_TIMEOUT]: undefined,
 };
 
 /** Scopes in proto order (read, write, admin), as the challenge lists them. */

@@ -63,6 +63,10 @@ export const HTTP_STATUS_BY_REASON: Readonly<Record<ErrorReason, number | undefi
   // File uploads (docs/ingest.md "Files"): another type or an unreadable file; a PDF without text.
   [ErrorReason.UNSUPPORTED_MEDIA_TYPE]: 415,
   [ErrorReason.NO_TEXT]: 422,
+  // Web pages (docs/ingest.md "Web pages"): the page's server failed (UNAVAILABLE would say 503, but
+  // this service is up: the other server is the bad gateway); no answer in time: DEADLINE_EXCEEDED, 504.
+  [ErrorReason.FETCH_FAILED]: 502,
+  [ErrorReason.FETCH_TIMEOUT]: undefined,
 };
 
 /** "new_title" → "newTitle": REST names fields in camelCase (spec "Naming convention"). */

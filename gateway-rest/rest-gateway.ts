@@ -7,6 +7,7 @@ import { authRoutes } from "./routes/auth.js";
 import { billingRoutes } from "./routes/billing.js";
 import { cancellationRoutes } from "./routes/cancellation.js";
 import { conversationRoutes } from "./routes/conversations.js";
+import { documentFetchRoutes } from "./routes/document-fetch.js";
 import { documentUploadRoutes } from "./routes/document-upload.js";
 import { documentRoutes } from "./routes/documents.js";
 import { exportRoutes } from "./routes/exports.js";
@@ -89,6 +90,7 @@ const V1: readonly RoutePlugin[] = [
   documentUploadRoutes,
   memoryEntryRoutes,
   conversationRoutes,
+  documentFetchRoutes,
   recentRoutes,
   keyRoutes,
   relationRoutes,

@@ -4,6 +4,7 @@ import type { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
 import type { ServiceMetrics } from "../../lib/metrics/service-metrics.js";
 import type { RateLimiters } from "../../lib/rate-limit/rate-limiters.js";
 import type { PlanName } from "../auth/principal.js";
+import type { WebFetchLimits } from "../ingest/web/fetch-web-page.js";
 import type { TenantModelsOptions } from "../keys/tenant-models.js";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
@@ -58,6 +59,13 @@ export interface CoreOptions {
    * private addresses and over http (development and tests only; ADR 0400).
    */
   readonly oauthClientMetadataAllowPrivateUrls?: boolean;
+  /**
+   * WEB_FETCH_ALLOW_PRIVATE_URLS: FetchWebPage may reach private addresses (loopback, RFC 1918 …;
+   * tests and closed networks only; docs/ingest.md "Web pages").
+   */
+  readonly webFetchAllowPrivateUrls?: boolean;
+  /** WEB_FETCH_TIMEOUT_MS, WEB_FETCH_MAX_BYTES; default 15 s, 5 MB, 5 redirects. */
+  readonly webFetchLimits?: WebFetchLimits;
   /** Timeouts/retries of BYOK provider clients (tests shorten them). */
   readonly providerClientOptions?: TenantModelsOptions["clientOptions"];
   /** Delay between an erasure and the worker's purge of old vector versions (docs/erasure.md). */

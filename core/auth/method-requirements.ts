@@ -32,6 +32,7 @@ export const METHOD_REQUIREMENTS: Readonly<Record<string, Requirement>> = {
   "memory.v1.IngestService/IngestDocument": tenant("write"),
   "memory.v1.IngestService/StoreConversation": tenant("write"),
   "memory.v1.IngestService/UploadFile": tenant("write"),
+  "memory.v1.IngestService/FetchWebPage": tenant("write"),
 
   "memory.v1.GraphService/Link": tenant("write"),
   "memory.v1.GraphService/Unlink": tenant("write"),

@@ -9,10 +9,13 @@ import { storeMemories } from "./store-memories.js";
 import { storeMemory } from "./store-memory.js";
 import { uploadDocument } from "./upload-document.js";
 import { uploadFile } from "./upload-file.js";
+import { storeWebPage, type WebFetchDeps } from "./web/store-web-page.js";
 
 export type IngestServiceDeps = WriteNewMemoryDeps & {
   /** The workspace's own embedder (BYOK); unset: the service's for everyone. */
   readonly models?: TenantModels | undefined;
+  /** FetchWebPage's outbound guard and limits. */
+  readonly webFetch: WebFetchDeps;
 };
 
 /** IngestService (docs/ingest.md): the tenant always comes from the credentials, never the request. */
@@ -41,6 +44,10 @@ export function createIngestService(deps: IngestServiceDeps): ServiceImpl<typeof
     async uploadFile(request, ctx) {
       const caller = tenantCaller(ctx);
       return uploadFile(await withTenantEmbedder(deps, caller.tenantId), caller, request);
+    },
+    async fetchWebPage(request, ctx) {
+      const caller = tenantCaller(ctx);
+      return storeWebPage(await withTenantEmbedder(deps, caller.tenantId), caller, request);
     },
   };
 }

@@ -49,14 +49,14 @@ export interface ToolOutcome<O> {
  * MCP 2025-06-18 "Tool annotations" (schema `ToolAnnotations`), every hint stated: left out, a hint
  * takes the spec's default (destructive true, idempotent false, open world true), and some clients
  * read destructiveHint even on read-only tools although the spec calls it meaningful only when
- * readOnlyHint is false. The title is the tool's own `title`. openWorldHint is always false: a tool
- * touches only the caller's workspace, never an outside system.
+ * readOnlyHint is false. The title is the tool's own `title`. openWorldHint is false for every tool
+ * that touches only the caller's workspace; true only for service_fetch_web_page, which reads the web.
  */
 export interface ToolHints {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
   readonly idempotentHint: boolean;
-  readonly openWorldHint: false;
+  readonly openWorldHint: boolean;
 }
 
 /** The hints of a tool that only reads: nothing changes, so a repeat changes nothing either. */

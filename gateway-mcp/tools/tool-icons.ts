@@ -41,6 +41,10 @@ export const TOOL_ICONS = {
   document: svgIcon(
     '<path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z"/><path d="M14 3v5h5M9 13h6M9 17h6"/>',
   ),
+  /** Globe: fetch a web page. */
+  web: svgIcon(
+    '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18"/>',
+  ),
   /** Pencil: update a fact. */
   edit: svgIcon('<path d="M4 20h4L19 9l-4-4L4 16z"/><path d="m13 7 4 4"/>'),
   /** Chain: link two memories. */

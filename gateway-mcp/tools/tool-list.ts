@@ -1,4 +1,5 @@
 import { eraseMemoryTool } from "./erase-memory.js";
+import { fetchWebPageTool } from "./fetch-web-page.js";
 import { healthTool } from "./health.js";
 import { linkTool } from "./link.js";
 import { listRecentTool } from "./list-recent.js";
@@ -34,6 +35,7 @@ export const TOOLS: readonly RegisteredTool[] = [
   // Additions beyond the spec's table, in the order they were added.
   eraseMemoryTool, // issue 47, item 5
   storeConversationTool, // issue 48, item 3
+  fetchWebPageTool, // issue 48, item 2
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, RegisteredTool> = new Map(TOOLS.map((t) => [t.name, t]));

@@ -89,6 +89,7 @@ test("reasons without an entry of their own map exactly like their gRPC code", (
     ErrorReason.PROVIDER_ERROR,
     ErrorReason.UNSUPPORTED_MEDIA_TYPE,
     ErrorReason.NO_TEXT,
+    ErrorReason.FETCH_FAILED,
   ]);
   const ownRpc = new Set([
     ErrorReason.CONTENT_REQUIRED,
@@ -255,4 +256,38 @@ test("an older core's word without reason_code is read through the descriptor", 
   t.is(toHttpError(newer).status, 400);
   t.is(toJsonRpcError(newer).data?.reason, "something_new");
   t.is(readErrorDetails(fromOlderCore("unspecified")).reasonCode, ErrorReason.UNSPECIFIED);
+});
+
+test("a web page fetch's failures: 502 and 504 over REST, -32006 over MCP, the reason word in both", (t) => {
+  const failed = coreError(Code.Unavailable, ErrorReason.FETCH_FAILED, "example.com answered HTTP 500", {
+    field: "url",
+  });
+  t.is(toHttpError(failed).status, 502);
+  t.is(toJsonRpcError(failed).code, -32006);
+  t.is(errorInfoOf(failed).reason, "fetch_failed");
+  const slow = coreError(
+    Code.DeadlineExceeded,
+    ErrorReason.FETCH_TIMEOUT,
+    "the page did not arrive within 15 s",
+    {
+      field: "url",
+    },
+  );
+  t.is(toHttpError(slow).status, 504);
+  t.is(toJsonRpcError(slow).code, -32006);
+  t.is(errorInfoOf(slow).reason, "fetch_timeout");
+  const unsupported = coreError(
+    Code.InvalidArgument,
+    ErrorReason.UNSUPPORTED_MEDIA_TYPE,
+    "the page is image/png",
+    {
+      field: "url",
+    },
+  );
+  t.is(toHttpError(unsupported).status, 415);
+  t.is(toJsonRpcError(unsupported).code, -32602);
+  const empty = coreError(Code.InvalidArgument, ErrorReason.NO_TEXT, "the page holds no text", {
+    field: "url",
+  });
+  t.is(toHttpError(empty).status, 422);
 });

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import type { z } from "zod";
 import type { eraseMemoryOutput } from "../../gateway-mcp/tools/erase-memory.js";
+import type { fetchedWebPageSchema } from "../../gateway-mcp/tools/fetch-web-page.js";
 import type { linkOutput } from "../../gateway-mcp/tools/link.js";
 import type { listRecentOutput } from "../../gateway-mcp/tools/list-recent.js";
 import type { listRelationsOutput } from "../../gateway-mcp/tools/list-relations.js";
@@ -16,6 +17,7 @@ import type {
   uploadedDocumentSchema,
 } from "../../gateway-mcp/translate/stored-memory-result.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
+import { articlePage, startWebPageServer, type WebPageServer } from "../ingest/web-page-server.js";
 import { UNTHROTTLED } from "./post-mcp.js";
 import {
   type ConnectedClient,
@@ -41,6 +43,7 @@ type RecallAtTime = z.output<typeof recallAtTimeOutput>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let service: TestService;
+let pages: WebPageServer;
 let tenant: TestTenant;
 let readOnlyToken: string;
 const clients = new Map<TransportMode, ConnectedClient>();
@@ -49,7 +52,12 @@ const readOnlyClients = new Map<TransportMode, ConnectedClient>();
 test.before(async () => {
   // The word-hashing test embedder: recall matches by words, starts in milliseconds, and the
   // built-in embedder's own quality is tested with ingest and recall.
-  service = await startTestService({ models: switchableModels() });
+  // A local web server for service_fetch_web_page, reachable by the allowance the fetch tests use.
+  pages = await startWebPageServer();
+  service = await startTestService({
+    models: switchableModels(),
+    env: { WEB_FETCH_ALLOW_PRIVATE_URLS: "true" },
+  });
   // admin for service_erase_memory; the read-only token below covers the scope refusals.
   tenant = await service.createTenant({ scopes: ["read", "write", "admin"], limitsOverride: UNTHROTTLED });
   readOnlyToken = (await tenant.issueToken(["read"], "read only")).token;
@@ -62,6 +70,7 @@ test.before(async () => {
 test.after.always(async () => {
   for (const connected of [...clients.values(), ...readOnlyClients.values()]) await connected.close();
   await service?.stop();
+  await pages?.close();
 });
 
 function clientFor(mode: TransportMode) {
@@ -143,7 +152,7 @@ for (const mode of MODES) {
       t.is(tool.annotations?.title, tool.title, tool.name);
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const)
         t.is(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
-      t.is(tool.annotations?.openWorldHint, false, tool.name);
+      t.is(tool.annotations?.openWorldHint, tool.name === "service_fetch_web_page", tool.name);
       // Icons from 2025-11-25 on (SEP-973); 2025-06-18's Tool has none.
       if (mode === "2025-06-18") t.is(tool.icons, undefined, tool.name);
       else t.regex(tool.icons?.[0]?.src ?? "", /^data:image\/svg\+xml;base64,/, tool.name);
@@ -557,6 +566,57 @@ for (const mode of MODES) {
       recalled.hits.some((hit) => hit.content.includes(`Thursday at ten works for the ${word}`)),
       JSON.stringify(recalled.hits.map((hit) => hit.content)),
     );
+  });
+
+  test(`${mode}: service_fetch_web_page stores a page's main text, a refetch replaces it, and recall finds it`, async (t) => {
+    const client = clientFor(mode);
+    const word = uniqueWord();
+    const furniture = uniqueWord();
+    const page = (w: string) =>
+      articlePage({
+        title: `Ferry timetable ${word}`,
+        heading: "Ferry timetable",
+        paragraphs: [
+          `The ${w} ferry leaves the harbour every hour from six in the morning until ten at night.`,
+          "Bicycles travel free of charge; cars need a ticket bought before boarding at the kiosk.",
+        ],
+        furnitureWord: furniture,
+      });
+    pages.route(`/ferry-${word}`, { body: page(word) });
+    type Fetched = z.output<typeof fetchedWebPageSchema>;
+    const first = await callTool<Fetched>(client, "service_fetch_web_page", {
+      url: `${pages.url}/ferry-${word}`,
+    });
+    t.like(first, {
+      title: `Ferry timetable ${word}`,
+      status: "indexed",
+      page_type: "html",
+      url: `${pages.url}/ferry-${word}`,
+    });
+    const later = uniqueWord();
+    pages.route(`/ferry-${word}`, { body: page(later) });
+    const second = await callTool<Fetched>(client, "service_fetch_web_page", {
+      url: `${pages.url}/ferry-${word}`,
+    });
+    t.deepEqual(second.replaced_document_ids, [first.memory_id]);
+    const recalled = await callTool<Recall>(client, "service_recall", { query: `${later} ferry harbour` });
+    const hit = recalled.hits.find((h) => h.memory_id === second.memory_id);
+    t.truthy(hit, JSON.stringify(recalled.hits));
+    t.false(
+      recalled.hits.some((h) => h.content.includes(furniture)),
+      "no navigation or footer text",
+    );
+    t.false(
+      recalled.hits.some((h) => h.memory_id === first.memory_id),
+      "the replaced version is gone",
+    );
+    const refused = await rejectsWith(
+      t,
+      client.callTool({ name: "service_fetch_web_page", arguments: { url: "http://0.0.0.0/" } }),
+      -32602,
+      "refused URL",
+    );
+    t.is((refused.data as { reason?: string } | undefined)?.reason, "validation");
   });
 
   test(`${mode}: service_erase_memory without confirm names what would go; with confirm: true the memory is gone`, async (t) => {

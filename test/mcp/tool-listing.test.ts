@@ -68,6 +68,8 @@ const ADDED_TOOLS: Record<string, [string, string[], string[]]> = {
   service_erase_memory: ["admin", ["memory_id"], ["confirm"]],
   // Issue 48, item 3: a conversation session's messages (idempotent by design: no retry key).
   service_store_conversation: ["write", ["messages"], ["title", "session_id"]],
+  // Issue 48, item 2: a web page by URL (a refetch replaces: no retry key needed).
+  service_fetch_web_page: ["write", ["url"], ["title"]],
 };
 
 const ALL_TOOLS = { ...SPEC_TOOLS, ...ADDED_TOOLS };
@@ -101,7 +103,8 @@ test("every tool has a title, an assistant-facing description, an output schema 
     t.is(typeof listing.annotations?.readOnlyHint, "boolean", listing.name);
     t.is(typeof listing.annotations?.destructiveHint, "boolean", listing.name);
     t.is(typeof listing.annotations?.idempotentHint, "boolean", listing.name);
-    t.is(listing.annotations?.openWorldHint, false, listing.name);
+    // Only the web page fetcher reaches outside the caller's workspace.
+    t.is(listing.annotations?.openWorldHint, listing.name === "service_fetch_web_page", listing.name);
     t.is(
       (listing.inputSchema as { $schema?: string }).$schema,
       undefined,
@@ -122,7 +125,12 @@ test("read tools are marked read-only, write tools not, and only replacing or re
   const destructive = TOOLS.filter((tool) => tool.listing.annotations?.destructiveHint).map(
     (tool) => tool.name,
   );
-  t.deepEqual(destructive, ["service_upload_document", "service_unlink", "service_erase_memory"]);
+  t.deepEqual(destructive, [
+    "service_upload_document",
+    "service_unlink",
+    "service_erase_memory",
+    "service_fetch_web_page",
+  ]);
   t.like(TOOLS_BY_NAME.get("service_erase_memory")?.listing.inputSchema.properties?.confirm, {
     type: "boolean",
     default: false,

@@ -58,6 +58,7 @@ const CALLS: Readonly<Record<string, { body?: unknown; query?: string; headers?:
         ],
       },
     },
+    fetchWebPage: { body: { url: "https://example.com/handbook", title: "Handbook" } },
     createMemoryEntries: {
       body: {
         memories: [

@@ -127,6 +127,20 @@ export const HAPPY_CORE: StubCore = {
   },
   ingest: {
     ingestDocument: async () => ({ documentId: ID, status: 1 }),
+    fetchWebPage: async (req) => ({
+      memory: {
+        memoryId: ID,
+        title: req.title ?? "Handbook",
+        status: 2,
+        chunksWritten: 3,
+        embeddingProvider: "builtin",
+        replacedDocumentIds: [],
+        quota: { memoryLimit: 2500n, memoriesUsed: 1n, warnAt80: false, hint: "1 of 2,500 memories used" },
+      },
+      url: req.url,
+      pageType: "html",
+      characters: 1200,
+    }),
     storeConversation: async (req) => ({
       sessionId: req.sessionId ?? "generated-session",
       memory: {

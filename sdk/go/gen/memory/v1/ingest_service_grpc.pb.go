@@ -42,6 +42,14 @@ type IngestServiceClient interface {
 	// unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
 	// when extraction fails.
 	UploadFile(ctx context.Context, in *UploadFileRequest, opts ...grpc.CallOption) (*UploadFileResponse, error)
+	// A web page by URL (REST POST /api/v1/documents/fetch, MCP service_fetch_web_page; docs/ingest.md
+	// "Web pages", ADR 0510): fetched through the outbound guard (http or https, public addresses only,
+	// at most 5 redirects, each re-checked; 15 s and 5 MB at most), HTML reduced to its main content as
+	// Markdown, Markdown and plain text as they are. Stored as UploadDocument stores content (queued
+	// above 10,000 characters) with source = the URL after redirects; fetching the same URL again
+	// replaces that document. A refused URL: validation; the page's server failing: fetch_failed; no
+	// answer in time: fetch_timeout; too large: too_large; another type: unsupported_media_type.
+	FetchWebPage(ctx context.Context, in *FetchWebPageRequest, opts ...grpc.CallOption) (*FetchWebPageResponse, error)
 }
 
 type ingestServiceClient struct {
@@ -106,6 +114,15 @@ func (c *ingestServiceClient) UploadFile(ctx context.Context, in *UploadFileRequ
 	return out, nil
 }
 
+func (c *ingestServiceClient) FetchWebPage(ctx context.Context, in *FetchWebPageRequest, opts ...grpc.CallOption) (*FetchWebPageResponse, error) {
+	out := new(FetchWebPageResponse)
+	err := c.cc.Invoke(ctx, "/memory.v1.IngestService/FetchWebPage", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // IngestServiceServer is the server API for IngestService service.
 // All implementations must embed UnimplementedIngestServiceServer
 // for forward compatibility
@@ -135,6 +152,14 @@ type IngestServiceServer interface {
 	// unreadable file: unsupported_media_type; a PDF without a text layer: no_text. Nothing is stored
 	// when extraction fails.
 	UploadFile(context.Context, *UploadFileRequest) (*UploadFileResponse, error)
+	// A web page by URL (REST POST /api/v1/documents/fetch, MCP service_fetch_web_page; docs/ingest.md
+	// "Web pages", ADR 0510): fetched through the outbound guard (http or https, public addresses only,
+	// at most 5 redirects, each re-checked; 15 s and 5 MB at most), HTML reduced to its main content as
+	// Markdown, Markdown and plain text as they are. Stored as UploadDocument stores content (queued
+	// above 10,000 characters) with source = the URL after redirects; fetching the same URL again
+	// replaces that document. A refused URL: validation; the page's server failing: fetch_failed; no
+	// answer in time: fetch_timeout; too large: too_large; another type: unsupported_media_type.
+	FetchWebPage(context.Context, *FetchWebPageRequest) (*FetchWebPageResponse, error)
 	mustEmbedUnimplementedIngestServiceServer()
 }
 
@@ -159,6 +184,9 @@ func (UnimplementedIngestServiceServer) StoreConversation(context.Context, *Stor
 }
 func (UnimplementedIngestServiceServer) UploadFile(context.Context, *UploadFileRequest) (*UploadFileResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method UploadFile not implemented")
+}
+func (UnimplementedIngestServiceServer) FetchWebPage(context.Context, *FetchWebPageRequest) (*FetchWebPageResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method FetchWebPage not implemented")
 }
 func (UnimplementedIngestServiceServer) mustEmbedUnimplementedIngestServiceServer() {}
 
@@ -281,6 +309,24 @@ func _IngestService_UploadFile_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _IngestService_FetchWebPage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(FetchWebPageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(IngestServiceServer).FetchWebPage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/memory.v1.IngestService/FetchWebPage",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(IngestServiceServer).FetchWebPage(ctx, req.(*FetchWebPageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _IngestService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "memory.v1.IngestService",
 	HandlerType: (*IngestServiceServer)(nil),
@@ -308,6 +354,10 @@ var _IngestService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UploadFile",
 			Handler:    _IngestService_UploadFile_Handler,
+		},
+		{
+			MethodName: "FetchWebPage",
+			Handler:    _IngestService_FetchWebPage_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -7,6 +7,8 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 ERROR_REASON_CONFLICT: ErrorReason
 ERROR_REASON_CONTENT_REQUIRED: ErrorReason
+ERROR_REASON_FETCH_FAILED: ErrorReason
+ERROR_REASON_FETCH_TIMEOUT: ErrorReason
 ERROR_REASON_INGEST_FAILED: ErrorReason
 ERROR_REASON_INTERNAL: ErrorReason
 ERROR_REASON_NOT_FOUND: ErrorReason

@@ -32,6 +32,26 @@ class ConversationMessage(_message.Message):
     speaker: str
     def __init__(self, speaker: _Optional[str] = ..., content: _Optional[str] = ..., at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
+class FetchWebPageRequest(_message.Message):
+    __slots__ = ["title", "url"]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    url: str
+    def __init__(self, url: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
+
+class FetchWebPageResponse(_message.Message):
+    __slots__ = ["characters", "memory", "page_type", "url"]
+    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    characters: int
+    memory: _memory_pb2.StoredMemory
+    page_type: str
+    url: str
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.StoredMemory, _Mapping]] = ..., url: _Optional[str] = ..., page_type: _Optional[str] = ..., characters: _Optional[int] = ...) -> None: ...
+
 class IngestDocumentRequest(_message.Message):
     __slots__ = ["content", "metadata", "source", "title"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]

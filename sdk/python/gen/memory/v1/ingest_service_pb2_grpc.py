@@ -47,6 +47,11 @@ class IngestServiceStub(object):
                 request_serializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.SerializeToString,
                 response_deserializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.FromString,
                 )
+        self.FetchWebPage = channel.unary_unary(
+                '/memory.v1.IngestService/FetchWebPage',
+                request_serializer=memory_dot_v1_dot_ingest__service__pb2.FetchWebPageRequest.SerializeToString,
+                response_deserializer=memory_dot_v1_dot_ingest__service__pb2.FetchWebPageResponse.FromString,
+                )
 
 
 class IngestServiceServicer(object):
@@ -110,6 +115,19 @@ class IngestServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FetchWebPage(self, request, context):
+        """A web page by URL (REST POST /api/v1/documents/fetch, MCP service_fetch_web_page; docs/ingest.md
+        "Web pages", ADR 0510): fetched through the outbound guard (http or https, public addresses only,
+        at most 5 redirects, each re-checked; 15 s and 5 MB at most), HTML reduced to its main content as
+        Markdown, Markdown and plain text as they are. Stored as UploadDocument stores content (queued
+        above 10,000 characters) with source = the URL after redirects; fetching the same URL again
+        replaces that document. A refused URL: validation; the page's server failing: fetch_failed; no
+        answer in time: fetch_timeout; too large: too_large; another type: unsupported_media_type.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_IngestServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -142,6 +160,11 @@ def add_IngestServiceServicer_to_server(servicer, server):
                     servicer.UploadFile,
                     request_deserializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.FromString,
                     response_serializer=memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.SerializeToString,
+            ),
+            'FetchWebPage': grpc.unary_unary_rpc_method_handler(
+                    servicer.FetchWebPage,
+                    request_deserializer=memory_dot_v1_dot_ingest__service__pb2.FetchWebPageRequest.FromString,
+                    response_serializer=memory_dot_v1_dot_ingest__service__pb2.FetchWebPageResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -255,5 +278,22 @@ class IngestService(object):
         return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/UploadFile',
             memory_dot_v1_dot_ingest__service__pb2.UploadFileRequest.SerializeToString,
             memory_dot_v1_dot_ingest__service__pb2.UploadFileResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def FetchWebPage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/memory.v1.IngestService/FetchWebPage',
+            memory_dot_v1_dot_ingest__service__pb2.FetchWebPageRequest.SerializeToString,
+            memory_dot_v1_dot_ingest__service__pb2.FetchWebPageResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
