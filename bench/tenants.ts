@@ -382,10 +382,11 @@ try {
           });
           await res.arrayBuffer();
           if (res.status === 200) break;
-          if ((res.status !== 503 && res.status !== 504) || attempt >= 5)
+          // 409: the timed-out attempt is still being written under this key; ask again shortly.
+          if ((res.status !== 503 && res.status !== 504 && res.status !== 409) || attempt >= 10)
             throw new Error(`bulk batch answered ${res.status}`);
-          if (res.status === 504) bulkTimeouts++;
-          else unavailable++;
+          if (res.status === 503) unavailable++;
+          else bulkTimeouts++;
           await new Promise((resolve) => setTimeout(resolve, 1000));
         }
       }
@@ -393,6 +394,9 @@ try {
     const loaders = Promise.all(Array.from({ length: CALLERS }, (_, c) => loader(c))).finally(() => {
       loading = false;
     });
+    // Handled here so a failed load ends the run through `finally` (the service stopped), not as an
+    // unhandled rejection that leaves the service running; `await loaders` below still throws.
+    loaders.catch(() => undefined);
     const during: number[] = [];
     // The slowest recalls, with when they happened and whether the workspace was new to this run.
     const slowest: { ms: number; atSecond: number; firstTouch: boolean; large: boolean }[] = [];
