@@ -5,19 +5,27 @@
  * accept the file.
  */
 export interface PdfPage {
-  /** Lines of text, top to bottom; none: a page without a text layer (it draws a rectangle). */
-  readonly lines: readonly string[];
+  /**
+   * Lines of text, top to bottom (12 pt, or the size given); none: a page without a text layer (it
+   * draws a rectangle).
+   */
+  readonly lines: readonly (string | { readonly text: string; readonly size: number })[];
 }
 
-/** A PDF string literal: backslash, parentheses escaped; Latin-1 text only (WinAnsiEncoding). */
+/** A PDF string literal: backslash, parentheses escaped; WinAnsiEncoding bytes (U+0095 is its bullet). */
 function pdfString(text: string): string {
   return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
 }
 
 function pageStream(page: PdfPage): string {
   if (page.lines.length === 0) return "0.5 g 72 500 300 200 re f";
-  const body = page.lines.map((line, i) => `${i === 0 ? "" : "0 -16 Td "}${pdfString(line)} Tj`).join("\n");
-  return `BT /F1 12 Tf 72 760 Td\n${body}\nET`;
+  const body = page.lines
+    .map((line, i) => {
+      const { text, size } = typeof line === "string" ? { text: line, size: 12 } : line;
+      return `${i === 0 ? "" : `0 -${Math.round(size * 1.4)} Td `}/F1 ${size} Tf ${pdfString(text)} Tj`;
+    })
+    .join("\n");
+  return `BT 72 760 Td\n${body}\nET`;
 }
 
 export function makePdf(pages: readonly PdfPage[]): Uint8Array {

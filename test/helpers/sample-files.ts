@@ -6,11 +6,18 @@ import { assemble, makePdf } from "./make-pdf.js";
  * dashboard), built in the test: each says what it should teach the reader.
  */
 
-/** Three pages; the falcon sentence is on page 2 only. */
+/** Three pages; the falcon sentence is on page 2 only; headings set larger, a bullet list. */
 export const threePagePdf = () =>
   makePdf([
-    { lines: ["Annual report 2026", "The board met four times this year."] },
-    { lines: ["Wildlife survey", "Peregrine falcons nest on the north tower of the cathedral."] },
+    { lines: [{ text: "Annual report 2026", size: 22 }, "The board met four times this year."] },
+    {
+      lines: [
+        { text: "Wildlife survey", size: 16 },
+        "Peregrine falcons nest on the north tower of the cathedral.",
+        "\u0095 two breeding pairs",
+        "\u0095 one fledgling ringed",
+      ],
+    },
     { lines: ["Finances", "Revenue grew by twelve percent."] },
   ]);
 

@@ -51,7 +51,12 @@ test("a PDF is stored under its file name and a recall hit names the page it was
   t.is(result.memory?.status, IndexStatus.INDEXED);
   t.is(result.memory?.title, "report-2026.pdf");
   const row = await readMemory(service, result.memory?.memoryId ?? "");
-  t.regex(row?.content ?? "", /Peregrine falcons nest on the north tower/);
+  // Larger type became headings, bullet glyphs list items, each page after a blank line.
+  t.regex(row?.content ?? "", /^# Annual report 2026$/m);
+  t.regex(
+    row?.content ?? "",
+    /^## Wildlife survey\n\nPeregrine falcons nest on the north tower of the cathedral\.\n- two breeding pairs\n- one fledgling ringed$/m,
+  );
   t.is(row?.source, "share/reports/report-2026.pdf");
   t.like(row?.metadata, { department: "wildlife", file: { name: "report-2026.pdf", type: "pdf", pages: 3 } });
 

@@ -13,32 +13,90 @@ interface TextItemLike {
 const isTextItem = (item: unknown): item is TextItemLike =>
   typeof item === "object" && item !== null && "str" in item && "transform" in item;
 
-/**
- * One page's text layer as lines; a vertical gap of more than 1.5 lines between two lines becomes a
- * blank line, so paragraphs reach the chunker as Markdown paragraphs.
- */
-function pageText(items: readonly unknown[]): string {
-  let out = "";
-  let lastY: number | undefined;
-  let lastHeight = 0;
-  for (const item of items) {
-    if (!isTextItem(item)) continue;
-    const y = item.transform[5] ?? 0;
-    const height = Math.abs(item.transform[3] ?? 0) || lastHeight;
-    if (lastY !== undefined && out.endsWith("\n") && lastY - y > 1.5 * Math.max(height, lastHeight) * 1.2) {
-      out += "\n";
-    }
-    out += item.str;
-    if (item.hasEOL) out += "\n";
-    lastY = y;
-    lastHeight = height;
-  }
-  return out.replace(/[ \t]+\n/g, "\n").trim();
+/** A line of a page's text layer: its text, its tallest glyph height, a paragraph gap above it. */
+interface PdfLine {
+  readonly text: string;
+  readonly height: number;
+  readonly gapBefore: boolean;
 }
 
 /**
- * The text layer of a PDF (pdf.js through unpdf, ADR 0500), page by page, pages separated by a blank
- * line; `pageStarts` keeps where each page begins so a chunk can cite its page. No text on any page
+ * One page's text layer as lines (pdf.js marks line ends); a vertical gap of more than ≈ 1.5 lines
+ * above a line starts a new paragraph.
+ */
+function pageLines(items: readonly unknown[]): PdfLine[] {
+  const lines: PdfLine[] = [];
+  let text = "";
+  let height = 0;
+  let gapBefore = false;
+  let lastY: number | undefined;
+  let lastHeight = 0;
+  const endLine = () => {
+    if (/\S/u.test(text)) lines.push({ text: text.trim(), height, gapBefore });
+    text = "";
+    height = 0;
+    gapBefore = false;
+  };
+  for (const item of items) {
+    if (!isTextItem(item)) continue;
+    const y = item.transform[5] ?? 0;
+    const itemHeight = Math.abs(item.transform[3] ?? 0);
+    if (text === "" && lastY !== undefined && lastY - y > 1.8 * Math.max(itemHeight, lastHeight))
+      gapBefore = true;
+    text += item.str;
+    if (/\S/u.test(item.str)) height = Math.max(height, itemHeight);
+    lastY = y;
+    lastHeight = itemHeight || lastHeight;
+    if (item.hasEOL) endLine();
+  }
+  endLine();
+  return lines;
+}
+
+/** The body text's glyph height: the height most characters of the document have. */
+function bodyHeight(pages: readonly (readonly PdfLine[])[]): number {
+  const chars = new Map<number, number>();
+  for (const line of pages.flat()) {
+    const key = Math.round(line.height * 2) / 2;
+    chars.set(key, (chars.get(key) ?? 0) + line.text.length);
+  }
+  let best = 0;
+  let most = -1;
+  for (const [height, count] of chars) {
+    if (count > most) [best, most] = [height, count];
+  }
+  return best;
+}
+
+const BULLET = /^[•●▪◦‣∙·]\s*/u;
+
+/**
+ * A page as Markdown the chunker cuts well: a short line set clearly larger than the body text
+ * becomes a heading (`#` from 1.6×, `##` from 1.3×, `###` from 1.15× the body height), a line
+ * starting with a bullet glyph a `-` item, a paragraph gap a blank line.
+ */
+function pageMarkdown(lines: readonly PdfLine[], body: number): string {
+  const out: string[] = [];
+  for (const line of lines) {
+    const ratio = body > 0 ? line.height / body : 1;
+    if (ratio >= 1.15 && line.text.length <= 150 && /\p{L}/u.test(line.text)) {
+      const marks = ratio >= 1.6 ? "#" : ratio >= 1.3 ? "##" : "###";
+      if (out.length > 0) out.push("");
+      out.push(`${marks} ${line.text}`, "");
+      continue;
+    }
+    if (line.gapBefore && out.length > 0 && out.at(-1) !== "") out.push("");
+    out.push(BULLET.test(line.text) ? line.text.replace(BULLET, "- ") : line.text);
+  }
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * The text layer of a PDF (pdf.js through unpdf, ADR 0500) as Markdown, page by page, pages separated
+ * by a blank line; `pageStarts` keeps where each page begins so a chunk can cite its page. No text on any page
  * (a scan): no_text — OCR is not offered. Runs in the extraction worker (bounded time and memory).
  */
 export async function extractPdf(data: Uint8Array): Promise<ExtractedText> {
@@ -60,13 +118,11 @@ export async function extractPdf(data: Uint8Array): Promise<ExtractedText> {
         `the PDF has ${document.numPages} pages; at most ${MAX_PDF_PAGES} are read — split it`,
       );
     }
-    const pageStarts: number[] = [];
-    let text = "";
+    const pages: PdfLine[][] = [];
     for (let n = 1; n <= document.numPages; n++) {
-      let content: string;
       try {
         const page = await document.getPage(n);
-        content = pageText((await page.getTextContent()).items);
+        pages.push(pageLines((await page.getTextContent()).items));
         page.cleanup();
       } catch (error) {
         throw new ExtractionFailure(
@@ -74,9 +130,14 @@ export async function extractPdf(data: Uint8Array): Promise<ExtractedText> {
           `page ${n} of the PDF cannot be read (${pdfReason(error)})`,
         );
       }
-      if (n > 1) text += "\n\n";
+    }
+    const body = bodyHeight(pages);
+    const pageStarts: number[] = [];
+    let text = "";
+    for (const [index, lines] of pages.entries()) {
+      if (index > 0) text += "\n\n";
       pageStarts.push(text.length);
-      text += content;
+      text += pageMarkdown(lines, body);
     }
     if (!/\S/u.test(text)) {
       throw new ExtractionFailure(
@@ -86,8 +147,9 @@ export async function extractPdf(data: Uint8Array): Promise<ExtractedText> {
     }
     return { type: "pdf", text, pageStarts };
   } finally {
-    // The worker ends after one file; cleanup frees the parsed objects before the text is sent.
-    await document.cleanup().catch(() => {});
+    // The worker is kept for the next file: the document's loading task goes with it, so nothing of
+    // this file stays referenced (pdf.js's in-thread transport would hold it otherwise).
+    await document.loadingTask.destroy().catch(() => {});
   }
 }
 
