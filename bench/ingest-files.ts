@@ -8,7 +8,10 @@
  * file rows time the request — type sniffing, extraction in the bounded worker thread, checks and the
  * queued write (files above 10,000 characters); chunking and embedding are bench:ingest's.
  *
- *   npm run bench:ingest-files [-- --sessions 24 --turns 20 --append 10 --concurrency 4 --files-only]
+ * Web pages through POST /api/v1/documents/fetch from a local web server (pages/s, MB/s of HTML), and
+ * the HTML extractor alone in this thread (MB/s of HTML to Markdown).
+ *
+ *   npm run bench:ingest-files [-- --sessions 24 --turns 20 --append 10 --concurrency 4 --files-only | --web-only]
  *
  * Turns are sentences of ../shared/eval/xquad_en paragraphs, alternating between two speakers, one
  * minute apart. Writes bench/results/ingest-files.json.
@@ -17,10 +20,12 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { htmlToMainMarkdown } from "../core/ingest/extract/html.js";
 import { makeDocx } from "../test/helpers/make-docx.js";
 import { makePdf } from "../test/helpers/make-pdf.js";
 import type { TestService, TestTenant } from "../test/helpers/test-service.js";
 import { loadTestModels, startIngestService } from "../test/ingest/ingest-test-kit.js";
+import { startWebPageServer } from "../test/ingest/web-page-server.js";
 import { UNTHROTTLED } from "../test/mcp/post-mcp.js";
 import { writeBenchResult } from "./write-result.js";
 
@@ -32,6 +37,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "4" },
     "eval-dir": { type: "string", default: "../shared/eval" },
     "files-only": { type: "boolean", default: false },
+    "web-only": { type: "boolean", default: false },
   },
 });
 const SESSIONS = Number(values.sessions);
@@ -412,24 +418,140 @@ async function measureFiles(
   return { rows, tenMbPdf };
 }
 
+/**
+ * Web pages by URL (issue 48 item 2): 24 HTML pages of ≈ 96 KB (prose with navigation, a script and a
+ * footer) served by a local server and fetched through POST /api/v1/documents/fetch, `concurrency` at
+ * a time — the fetch through the outbound guard, the extraction in the upload's parser workers, the
+ * queued write; then the same pages through the HTML extractor alone, one after another in this thread.
+ */
+async function measureWebPages(service: TestService): Promise<Row[]> {
+  const tenant = await service.createTenant({ limitsOverride: UNTHROTTLED });
+  const prose = paragraphs(values["eval-dir"]);
+  const server = await startWebPageServer();
+  try {
+    const pages = Array.from({ length: 24 }, (_, i) => ({
+      path: `/page-${i}`,
+      html: proseHtml(prose, 120, i * 50),
+    }));
+    for (const page of pages) server.route(page.path, { body: Buffer.from(page.html) });
+    server.route("/warm-up", { body: Buffer.from(proseHtml(prose, 20, 3)) });
+    const fetchOne = async (path: string) => {
+      const res = await fetch(`${service.httpUrl}/api/v1/documents/fetch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${tenant.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${server.url}${path}` }),
+      });
+      const body = (await res.json()) as { characters?: number; error?: string };
+      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+      return { status: res.status, characters: body.characters ?? 0 };
+    };
+    await fetchOne("/warm-up");
+    const latencies: number[] = [];
+    const answers: { status: number; characters: number }[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < pages.length) {
+          const page = pages[next++];
+          if (!page) break;
+          const sent = performance.now();
+          answers.push(await fetchOne(page.path));
+          latencies.push(performance.now() - sent);
+        }
+      }),
+    );
+    const ms = performance.now() - started;
+    const megabytes = pages.reduce((n, p) => n + p.html.length, 0) / 1024 / 1024;
+    const characters = answers.reduce((n, a) => n + a.characters, 0);
+    const fetched: Row = {
+      kind: "url",
+      phase: "web page",
+      route: "POST /api/v1/documents/fetch",
+      requests: pages.length,
+      units: pages.length,
+      unit: "pages",
+      ms: round(ms),
+      perSecond: round((pages.length / ms) * 1000, 2),
+      p50Ms: round(percentile(latencies, 50)),
+      p95Ms: round(percentile(latencies, 95)),
+      notes: `${round(megabytes, 2)} MB of HTML = ${round((megabytes / ms) * 1000, 3)} MB/s, ${characters} characters of Markdown stored; statuses ${[...new Set(answers.map((a) => a.status))].join("/")}`,
+    };
+    // The extractor alone: Readability + turndown on each page, in this thread.
+    const extractLatencies: number[] = [];
+    const extractStarted = performance.now();
+    for (const page of pages) {
+      const t0 = performance.now();
+      htmlToMainMarkdown(page.html.toString());
+      extractLatencies.push(performance.now() - t0);
+    }
+    const extractMs = performance.now() - extractStarted;
+    const extracted: Row = {
+      kind: "url",
+      phase: "html extraction",
+      route: "core/ingest/extract/html.ts (in process)",
+      requests: pages.length,
+      units: round(megabytes, 3),
+      unit: "MB of HTML",
+      ms: round(extractMs),
+      perSecond: round((megabytes / extractMs) * 1000, 3),
+      p50Ms: round(percentile(extractLatencies, 50)),
+      p95Ms: round(percentile(extractLatencies, 95)),
+      notes: "htmlToMainMarkdown: linkedom, furniture removed, Readability, turndown with GFM tables",
+    };
+    for (const row of [fetched, extracted]) {
+      log(
+        `${row.phase.padEnd(16)} ${String(row.units).padStart(8)} ${row.unit}  ${String(row.perSecond).padStart(8)}/s  p50 ${row.p50Ms} ms  p95 ${row.p95Ms} ms`,
+      );
+    }
+    return [fetched, extracted];
+  } finally {
+    await server.close();
+  }
+}
+
 const models = await loadTestModels();
 // No worker: file rows time the upload request itself (see above); conversations index inline.
-const service = await startIngestService({ models, worker: false });
+// WEB_FETCH_ALLOW_PRIVATE_URLS: the web pages come from a local server (as in the tests).
+const service = await startIngestService({
+  models,
+  worker: false,
+  env: { WEB_FETCH_ALLOW_PRIVATE_URLS: "true" },
+});
 try {
-  const conversations = values["files-only"] ? [] : await measureConversations(service);
-  const files = await measureFiles(service);
-  const rows = [...conversations, ...files.rows];
-  writeBenchResult("ingest-files", {
-    embedder: models.embedder.id,
-    sessions: SESSIONS,
-    turnsPerSession: TURNS,
-    appendedTurns: APPEND,
-    concurrency: CONCURRENCY,
-    loadAverage: loadavg().map((x) => round(x, 2)),
-    peakRssMiB: round(process.resourceUsage().maxRSS / 1024),
-    rows,
-    tenMbPdf: files.tenMbPdf,
-  });
+  const webOnly = values["web-only"];
+  const conversations = values["files-only"] || webOnly ? [] : await measureConversations(service);
+  const files = webOnly ? undefined : await measureFiles(service);
+  const web = await measureWebPages(service);
+  const rows = [...conversations, ...(files?.rows ?? []), ...web];
+  const webRun = {
+    webMeasuredAt: new Date().toISOString(),
+    webLoadAverage: loadavg().map((x) => round(x, 2)),
+  };
+  if (webOnly) {
+    // Only the web rows were measured: they replace the web rows of the last full run's file, whose
+    // other rows, time and load stay as they were measured.
+    const path = new URL("./results/ingest-files.json", import.meta.url);
+    const previous = JSON.parse(readFileSync(path, "utf8")) as { rows: Row[] } & Record<string, unknown>;
+    writeBenchResult("ingest-files", {
+      ...previous,
+      rows: [...previous.rows.filter((row) => row.kind !== "url"), ...web],
+      ...webRun,
+    });
+  } else {
+    writeBenchResult("ingest-files", {
+      embedder: models.embedder.id,
+      sessions: SESSIONS,
+      turnsPerSession: TURNS,
+      appendedTurns: APPEND,
+      concurrency: CONCURRENCY,
+      loadAverage: loadavg().map((x) => round(x, 2)),
+      peakRssMiB: round(process.resourceUsage().maxRSS / 1024),
+      rows,
+      ...(files ? { tenMbPdf: files.tenMbPdf } : {}),
+      ...webRun,
+    });
+  }
 } finally {
   await service.stop();
 }
