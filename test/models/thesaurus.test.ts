@@ -130,6 +130,7 @@ test("synonyms only for words with few senses, from short synsets, found through
       "Bank;Sitzbank",
       "Bank;Geldinstitut;Kreditinstitut",
       "Bank;Sandbank",
+      "Bank;Spielbank;Kasino",
       "Virus;Computervirus",
       "Treffen;Zusammenkunft;Meeting;Versammlung;Begegnung;Tagung;Konferenz;Zusammentreffen;Sitzung;Runde",
     ].join("\n"),
@@ -143,7 +144,7 @@ test("synonyms only for words with few senses, from short synsets, found through
     );
   // "Symptome" is no headword; without its ending it is.
   t.deepEqual(of("symptome"), { synonyms: ["krankheitszeichen", "beschwerde"], meanings: 1 });
-  // Three senses: too ambiguous.
+  // Four senses: too ambiguous.
   t.is(of("bank"), undefined);
   // A compound of the word narrows it: not a synonym.
   t.is(of("virus"), undefined);

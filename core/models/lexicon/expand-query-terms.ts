@@ -36,10 +36,8 @@ export interface ExpandQueryOptions {
   readonly thesaurus?: Thesaurus | undefined;
   /** Weight of a synonym relative to the query word, shared among the word's senses (default 0: none). */
   readonly synonymWeight?: number;
-  /** Which words get synonyms (few senses, short synonym lists). */
-  readonly synonymPolicy?: SynonymPolicy;
-  /** Multi-word synonyms: skipped, or their content words searched with the weight split (default skip). */
-  readonly multiWordSynonyms?: "skip" | "parts";
+  /** Which words get synonyms (few senses, short synonym lists), per language. */
+  readonly synonymPolicy?: Readonly<Record<LexiconLanguage, SynonymPolicy>>;
 }
 
 export interface ExpandedTerm {
@@ -85,7 +83,6 @@ export function expandQueryTerms(
   const ranking = options.ranking ?? DEFAULT_TRANSLATION_RANKING;
   const synonymWeight = options.thesaurus === undefined ? 0 : (options.synonymWeight ?? 0);
   const synonymPolicy = options.synonymPolicy ?? DEFAULT_SYNONYM_POLICY;
-  const multiWordSynonyms = options.multiWordSynonyms ?? "skip";
   const key = [
     maxTranslations,
     translationWeight,
@@ -96,9 +93,7 @@ export function expandQueryTerms(
     ranking.cognateBoost,
     synonymWeight,
     synonymWeight > 0 ? options.thesaurus?.fingerprint : "",
-    synonymPolicy.maxMeanings,
-    synonymPolicy.maxSynonymsPerMeaning,
-    multiWordSynonyms,
+    synonymWeight > 0 ? JSON.stringify(synonymPolicy) : "",
     query,
   ].join("\u0000");
   let recent = recentExpansions.get(lexicon);
@@ -120,7 +115,6 @@ export function expandQueryTerms(
             thesaurus: options.thesaurus,
             weight: synonymWeight,
             policy: synonymPolicy,
-            multiWord: multiWordSynonyms,
           }
         : undefined,
   });
@@ -142,8 +136,7 @@ function expand(
       | {
           readonly thesaurus: Thesaurus;
           readonly weight: number;
-          readonly policy: SynonymPolicy;
-          readonly multiWord: "skip" | "parts";
+          readonly policy: Readonly<Record<LexiconLanguage, SynonymPolicy>>;
         }
       | undefined;
   },
@@ -178,10 +171,11 @@ function expand(
       }
     }
     if (synonyms !== undefined && synonymLanguage !== undefined && !DIGIT.test(word)) {
-      const found = findSynonyms(synonyms.thesaurus, lexicon, word, synonymLanguage, synonyms.policy);
+      const policy = synonyms.policy[synonymLanguage];
+      const found = findSynonyms(synonyms.thesaurus, lexicon, word, synonymLanguage, policy);
       for (const synonym of found?.synonyms ?? []) {
         const parts = (synonym.match(WORD) ?? []).filter((part) => !isStopword(part));
-        if (parts.length === 0 || (parts.length > 1 && synonyms.multiWord === "skip")) continue;
+        if (parts.length === 0 || (parts.length > 1 && !policy.multiWordParts)) continue;
         // Abbreviations and numerals ("x" for ten, "frg") match by accident more often than by meaning.
         if (parts.some((part) => part.length < MIN_SYNONYM_LENGTH || DIGIT.test(part))) continue;
         for (const part of parts) {

@@ -15,9 +15,21 @@ export interface SynonymPolicy {
   readonly maxMeanings: number;
   /** Senses with more synonyms than this are skipped. */
   readonly maxSynonymsPerMeaning: number;
+  /** Multi-word synonyms: their content words searched with the weight split (else skipped). */
+  readonly multiWordParts: boolean;
 }
 
-export const DEFAULT_SYNONYM_POLICY: SynonymPolicy = { maxMeanings: 2, maxSynonymsPerMeaning: 8 };
+/**
+ * Per language, because the sources differ (ADR 0520, measured with `npm run eval`): OpenThesaurus's
+ * synsets are coarse, hand-made groups of everyday German — a word in up to three of them, and the
+ * words of a phrase ("sich anstecken"), helped covidfaq_de. The WordNet-derived English thesaurus lists
+ * a sense for every rare use and multi-word synonyms that are other things ("computer virus" for
+ * "virus"); anything but monosemous words and single-word synonyms cost covidqa_en fused 0.006–0.009.
+ */
+export const DEFAULT_SYNONYM_POLICY: Readonly<Record<ThesaurusLanguage, SynonymPolicy>> = {
+  de: { maxMeanings: 3, maxSynonymsPerMeaning: 8, multiWordParts: true },
+  en: { maxMeanings: 1, maxSynonymsPerMeaning: 8, multiWordParts: false },
+};
 
 export interface FoundSynonyms {
   /** The synonyms, each once, in the thesaurus's order (senses first to last). */
@@ -51,7 +63,7 @@ export function findSynonyms(
   lexicon: Lexicon | undefined,
   word: string,
   language: ThesaurusLanguage,
-  policy: SynonymPolicy = DEFAULT_SYNONYM_POLICY,
+  policy: SynonymPolicy = DEFAULT_SYNONYM_POLICY[language],
 ): FoundSynonyms | undefined {
   const meanings = meaningsOf(thesaurus, lexicon, word, language);
   if (meanings.length === 0 || meanings.length > policy.maxMeanings) return undefined;

@@ -12,6 +12,8 @@ import type { Thesaurus } from "../../models/thesaurus/thesaurus.js";
 export interface QueryTexts {
   readonly texts: readonly string[];
   readonly weights: readonly number[];
+  /** Per text: the query word it is a synonym of; undefined for the query and its other expansions. */
+  readonly synonymOf: readonly (string | undefined)[];
 }
 
 export interface QueryExpansionSettings {
@@ -27,7 +29,7 @@ export interface QueryExpansionSettings {
 export const DEFAULT_QUERY_EXPANSION: QueryExpansionSettings = {
   translationWeight: 1,
   compoundPartWeight: 0.5,
-  synonymWeight: 0,
+  synonymWeight: 0.5,
 };
 
 /** Empty, for a thesaurus without a lexicon (tests, a process without FreeDict). */
@@ -41,6 +43,7 @@ export function buildQueryTexts(
 ): QueryTexts {
   const texts = [query];
   const weights = [1];
+  const synonymOf: (string | undefined)[] = [undefined];
   const synonyms = thesaurus !== undefined && thesaurus.sources.length > 0 && settings.synonymWeight > 0;
   if (
     (lexicon !== undefined && (settings.translationWeight > 0 || settings.compoundPartWeight > 0)) ||
@@ -51,7 +54,8 @@ export function buildQueryTexts(
       if (term.kind === "query") continue;
       texts.push(term.term);
       weights.push(term.weight);
+      synonymOf.push(term.kind === "synonym" ? term.from : undefined);
     }
   }
-  return { texts, weights };
+  return { texts, weights, synonymOf };
 }
