@@ -26,7 +26,7 @@ const worker = await startOrExit(shutdown, logger, async () => {
   shutdown.push(() => storage.stop());
   observeDatabase(metrics, storage.db);
   // The worker never recalls: no thesaurus.
-  const models = await loadModels(config, logger, { thesaurus: false });
+  const models = await loadModels(config, logger, { thesaurus: false, builtinWorkers: 0 });
   shutdown.push(() => models.close());
   return startConfiguredWorker(config, storage, models, logger, shutdown, metrics);
 });

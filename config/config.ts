@@ -106,6 +106,8 @@ const envSchema = z.object({
    */
   OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: flag.default(false),
   EMBEDDING_PROVIDER: z.enum(["builtin", "onnx", "http"]).optional(),
+  // Worker threads for the built-in embedder's passages; queries stay on the calling thread (0: all there).
+  BUILTIN_EMBEDDER_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_URL: optionalUrl(["http:", "https:"]),
   EMBEDDING_MODEL: z.string().trim().min(1).optional(),
@@ -180,7 +182,8 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export type EmbeddingConfig =
-  | { kind: "builtin" }
+  /** passageWorkers: BUILTIN_EMBEDDER_WORKERS, threads that embed passages (0: the calling thread). */
+  | { kind: "builtin"; passageWorkers: number }
   | { kind: "onnx"; modelDir: string }
   | { kind: "http"; url: string; model: string; apiKey?: string; dim?: number };
 
@@ -375,7 +378,7 @@ function embeddingConfig(env: Env): EmbeddingConfig {
         ...(env.EMBEDDING_DIM ? { dim: env.EMBEDDING_DIM } : {}),
       };
     default:
-      return { kind: "builtin" };
+      return { kind: "builtin", passageWorkers: env.BUILTIN_EMBEDDER_WORKERS };
   }
 }
 

@@ -13,6 +13,7 @@ import { createReranker } from "./create-reranker.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { Lexicon } from "./lexicon/lexicon.js";
 import { loadLexicon } from "./lexicon/load-lexicon.js";
+import { offloadPassages } from "./offload-passages.js";
 import type { Reranker } from "./reranker.js";
 import { loadThesaurus } from "./thesaurus/load-thesaurus.js";
 import type { Thesaurus } from "./thesaurus/thesaurus.js";
@@ -37,7 +38,8 @@ export interface LoadModelsOptions {
    */
   readonly lexiconCacheDirectory?: string;
   /**
-   * Worker threads for the built-in embedder; 0 embeds on the calling thread. Default
+   * Worker threads the built-in embedder embeds passages in (queries stay on the calling thread); 0
+   * embeds everything on the calling thread. Default
    * BUILTIN_EMBEDDER_WORKERS (see there for the measurement behind it).
    */
   readonly builtinWorkers?: number;
@@ -46,8 +48,8 @@ export interface LoadModelsOptions {
 }
 
 /**
- * Threads the built-in embedder runs in by default. Measured with `npm run bench:ingest` on 2 cores
- * (bench/results/ingest.json, "builtinPool"): see docs/ingest.md "Embedder placement".
+ * The default of BUILTIN_EMBEDDER_WORKERS: everything on the calling thread. Passages in a worker
+ * (offload-passages.ts) are not yet shown to help on 2 cores: docs/ingest.md "Models".
  */
 export const BUILTIN_EMBEDDER_WORKERS = 0;
 
@@ -94,7 +96,9 @@ export async function loadModels(
       },
       "thesaurus ready",
     );
-  const embedder = await loadEmbedder(config, options, lexicon);
+  // A worker thread reads the lexicon from the cache file, which exists unless writing it failed.
+  const lexiconCached = loaded.source !== "dictionaries" || loaded.warning === undefined;
+  const embedder = await loadEmbedder(config, options, lexicon, lexiconCached, logger);
   let reranker: Reranker | undefined;
   try {
     reranker = await loadReranker(config, lexicon);
@@ -118,6 +122,8 @@ async function loadEmbedder(
   config: Config,
   options: LoadModelsOptions,
   lexicon: Lexicon,
+  lexiconCached: boolean,
+  logger: Logger,
 ): Promise<EmbeddingProvider> {
   const embedding = config.embedding;
   switch (embedding.kind) {
@@ -137,25 +143,30 @@ async function loadEmbedder(
         ...(embedding.dim !== undefined ? { dim: embedding.dim } : {}),
       });
     case "builtin": {
-      const workers = options.builtinWorkers ?? BUILTIN_EMBEDDER_WORKERS;
-      if (workers > 0) {
-        // Each worker thread loads its own copy of the lexicon (from the cache file).
-        const builtinOptions: BuiltinEmbedderOptions = {
-          lexicon: {
-            dictionaryDirectory: config.lexicon.dictionaryDir,
-            cacheDirectory: options.lexiconCacheDirectory ?? config.lexicon.cacheDir,
-          },
-        };
-        return createEmbeddingProvider({
-          kind: "pooled",
-          moduleUrl: BUILTIN_MODULE,
-          exportName: "createBuiltinEmbedder",
-          options: builtinOptions,
-          tokenizer: approximateTokenizer,
-          size: workers,
-        });
-      }
-      return createBuiltinEmbedderWithLexicon(lexicon);
+      const local = createBuiltinEmbedderWithLexicon(lexicon);
+      const workers = options.builtinWorkers ?? embedding.passageWorkers;
+      // Each worker thread loads its own copy of the lexicon from the cache file; without that file it
+      // would parse the dictionaries again (a minute and ≈ 1 GB), so then everything stays here.
+      if (workers === 0 || !lexiconCached) return local;
+      const builtinOptions: BuiltinEmbedderOptions = {
+        lexicon: {
+          dictionaryDirectory: config.lexicon.dictionaryDir,
+          cacheDirectory: options.lexiconCacheDirectory ?? config.lexicon.cacheDir,
+        },
+      };
+      return offloadPassages(
+        local,
+        () =>
+          createEmbeddingProvider({
+            kind: "pooled",
+            moduleUrl: BUILTIN_MODULE,
+            exportName: "createBuiltinEmbedder",
+            options: builtinOptions,
+            tokenizer: approximateTokenizer,
+            size: workers,
+          }),
+        (reason) => logger.warn({ reason }, "passages are embedded on the calling thread"),
+      );
     }
   }
 }
