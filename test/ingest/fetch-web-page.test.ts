@@ -106,6 +106,14 @@ test("REST: an HTML page is stored as its main content in Markdown — no naviga
   t.regex(document?.content ?? "", /^\| Monday \| 9 to 17 \|$/m);
   t.is(body.characters, document?.content.length ?? -1);
 
+  // The webhook event of any new document (the outbox the dispatcher delivers from).
+  const events = await service.storage.db.sql<{ event: string }[]>`
+    select event from outbox where tenant_id = ${tenant.tenantId} and payload->>'documentId' = ${body.memoryId}`;
+  t.deepEqual(
+    events.map((e) => e.event),
+    ["memory.created"],
+  );
+
   const hits = await recall(tenant, `${main} sourdough bread`);
   t.is(hits[0]?.memoryId, body.memoryId);
   t.true(hits[0]?.snippet.includes(main), hits[0]?.snippet);
@@ -271,6 +279,48 @@ test("REST: a page over 10,000 characters is queued (202) and indexed by the wor
     { what: "the queued page indexed" },
   );
   t.true((await recall(tenant, `${w} handbook onboarding`)).some((hit) => hit.memoryId === body.memoryId));
+});
+
+test("REST: quotas hold as for any document — a new page at the limit is 402, a refetch of a stored page still replaces it", async (t) => {
+  const tenant = await service.createTenant({
+    plan: "free",
+    limitsOverride: { requestsPerMinutePerToken: 100_000, memoryLimit: 1 },
+  });
+  const w = word();
+  const text = (v: string) => [
+    `The ${v} newsletter lists this month's events in the community hall and the library.`,
+  ];
+  pages.route(`/news-${w}`, {
+    body: articlePage({
+      title: `News ${w}`,
+      heading: "News",
+      paragraphs: text(word()),
+      furnitureWord: word(),
+    }),
+  });
+  pages.route(`/other-${w}`, {
+    body: articlePage({
+      title: `Other ${w}`,
+      heading: "Other",
+      paragraphs: text(word()),
+      furnitureWord: word(),
+    }),
+  });
+  t.is((await fetchPage(tenant, { url: `${pages.url}/news-${w}` })).status, 201);
+  const gated = await fetchPage(tenant, { url: `${pages.url}/other-${w}` });
+  t.is(gated.status, 402, gated.text);
+  t.like(gated.body as Record<string, unknown>, { error: "plan_upgrade_required", limit: 1, used: 1 });
+  pages.route(`/news-${w}`, {
+    body: articlePage({
+      title: `News ${w}`,
+      heading: "News",
+      paragraphs: text(word()),
+      furnitureWord: word(),
+    }),
+  });
+  const refetched = await fetchPage(tenant, { url: `${pages.url}/news-${w}` });
+  t.is(refetched.status, 201, refetched.text);
+  t.is((refetched.body as Fetched).replacedDocumentIds.length, 1);
 });
 
 test("REST: refused and failed fetches answer their documented statuses and store nothing", async (t) => {
