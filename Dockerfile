@@ -20,11 +20,12 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
 
 # Runtime: the Debian packages the built-in embedder reads at run time (FreeDict German↔English
-# dictionaries, German hunspell for decompounding: GPL data, never copied into the repository).
+# dictionaries, German hunspell for decompounding: GPL data, never copied into the repository), and
+# the thesauri recall's synonym expansion reads (OpenThesaurus, WordNet-derived MyThes; ADR 0520).
 FROM node:24-slim AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      dict-freedict-deu-eng dict-freedict-eng-deu hunspell-de-de \
+      dict-freedict-deu-eng dict-freedict-eng-deu hunspell-de-de openthesaurus-de-text mythes-en-us \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \
