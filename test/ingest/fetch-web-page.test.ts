@@ -335,6 +335,7 @@ test("REST: refused and failed fetches answer their documented statuses and stor
     headers: { location: "http://192.0.2.10/admin" },
   });
   pages.route(`/to-ftp-${w}`, { status: 302, body: "", headers: { location: "ftp://127.0.0.1/file" } });
+  pages.route(`/bad-location-${w}`, { status: 302, body: "", headers: { location: "http://[::1" } });
   pages.route(`/pdf-${w}`, { type: "application/pdf", body: "%PDF-1.7\n..." });
   pages.route(`/scan-${w}`, { type: "application/pdf", body: Buffer.from(scannedPdf()) });
   pages.route(`/image-${w}`, { type: "image/png", body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
@@ -388,6 +389,7 @@ test("REST: refused and failed fetches answer their documented statuses and stor
       /redirect to ftp:.* must use http or https/,
     ],
     ["too many redirects", { url: `${pages.url}/chain-0-${w}` }, 502, /more than 5 redirects/],
+    ["a redirect to no URL", { url: `${pages.url}/bad-location-${w}` }, 502, /redirected to an invalid URL/],
     ["an error status", { url: `${pages.url}/error-${w}` }, 502, /answered HTTP 500/],
     [
       "nobody listening",

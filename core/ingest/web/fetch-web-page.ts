@@ -101,7 +101,13 @@ export async function fetchWebPage(
             `more than ${limits.maxRedirects} redirects (the last to ${location})`,
           );
         }
-        current = new URL(location, current).href;
+        const target = URL.parse(location, current);
+        if (target === null)
+          throw new WebFetchFailure(
+            "failed",
+            `${current} redirected to an invalid URL (${location.slice(0, 200)})`,
+          );
+        current = target.href;
         continue;
       }
       if (!response.ok) {

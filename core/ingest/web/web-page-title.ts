@@ -13,11 +13,15 @@ export async function webPageTitle(
   tenantId: string,
   page: { readonly url: string; readonly requestedUrl: string; readonly pageTitle: string },
 ): Promise<string> {
+  // The URL as stored: a source never has a fragment.
+  const requested = URL.parse(page.requestedUrl);
+  if (requested) requested.hash = "";
+  const requestedUrl = requested?.href ?? page.requestedUrl;
   return db.withTenant(tenantId, async (tx) => {
     const [known] = await tx<{ title: string }[]>`
       select title from memories
       where tenant_id = ${tenantId} and kind = 'document' and valid_to is null and status <> 'failed'
-        and source = any(${tx.array([page.url, page.requestedUrl])}::text[])
+        and source = any(${tx.array([page.url, requestedUrl])}::text[])
       order by (source = ${page.url}) desc, recorded_at desc
       limit 1`;
     if (known) return known.title;
