@@ -3,7 +3,7 @@ import type { TenancyService } from "../../gen/memory/v1/tenancy_service_pb.js";
 import type { ProviderKeyDeps } from "../keys/byok-guards.js";
 import { providerKeyRpcs } from "../keys/provider-key-rpcs.js";
 import { exportRpcs } from "./export-rpcs.js";
-import { oauthClientRpcs } from "./oauth/oauth-client-rpcs.js";
+import { oauthClientRpcs } from "./oauth-client-rpcs.js";
 import { sessionRpcs } from "./session-rpcs.js";
 import type { TenancyServiceDeps } from "./tenancy-deps.js";
 import { tokenRpcs } from "./token-rpcs.js";

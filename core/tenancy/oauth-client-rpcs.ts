@@ -1,13 +1,13 @@
-import { clientIpOf, tenantCaller } from "../../auth/caller.js";
-import { scopeEnum, scopeName } from "../proto-enums.js";
-import type { TenancyHandlers, TenancyServiceDeps } from "../tenancy-deps.js";
-import { authorizeOAuthClient } from "./authorize-oauth-client.js";
-import { clientForAuthorization } from "./client-metadata-documents.js";
-import { exchangeOAuthGrant } from "./exchange-oauth-grant.js";
-import { oauthClientMessage } from "./oauth-client-message.js";
-import { oauthRejected } from "./oauth-rules.js";
-import { registerOAuthClient } from "./register-oauth-client.js";
-import { revokeOAuthToken } from "./revoke-oauth-token.js";
+import { clientIpOf, tenantCaller } from "../auth/caller.js";
+import { authorizeOAuthClient } from "./oauth/authorize-oauth-client.js";
+import { clientForAuthorization } from "./oauth/client-metadata-documents.js";
+import { exchangeOAuthGrant } from "./oauth/exchange-oauth-grant.js";
+import { oauthClientMessage } from "./oauth/oauth-client-message.js";
+import { oauthRejected } from "./oauth/oauth-rules.js";
+import { registerOAuthClient } from "./oauth/register-oauth-client.js";
+import { revokeOAuthToken } from "./oauth/revoke-oauth-token.js";
+import { scopeEnum, scopeName } from "./proto-enums.js";
+import type { TenancyHandlers, TenancyServiceDeps } from "./tenancy-deps.js";
 
 /** OAuth clients: registration, lookup, the user's consent, the token endpoint and revocation. */
 export function oauthClientRpcs(
