@@ -101,7 +101,7 @@ export async function loadModels(
   const embedder = await loadEmbedder(config, options, lexicon, lexiconCached, logger);
   let reranker: Reranker | undefined;
   try {
-    reranker = await loadReranker(config, lexicon);
+    reranker = await loadReranker(config, lexicon, thesaurus?.thesaurus);
   } catch (error) {
     await embedder.close?.();
     throw error;
@@ -171,13 +171,17 @@ async function loadEmbedder(
   }
 }
 
-async function loadReranker(config: Config, lexicon: Lexicon): Promise<Reranker | undefined> {
+async function loadReranker(
+  config: Config,
+  lexicon: Lexicon,
+  thesaurus: Thesaurus | undefined,
+): Promise<Reranker | undefined> {
   const reranker = config.reranker;
   switch (reranker.kind) {
     case "none":
       return undefined;
     case "builtin":
-      return createBuiltinReranker({ lexicon });
+      return createBuiltinReranker({ lexicon, thesaurus });
     case "onnx":
       return createReranker({ kind: "onnx", modelDir: reranker.modelDir });
     case "http":

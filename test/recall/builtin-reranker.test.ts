@@ -2,6 +2,8 @@ import test from "ava";
 import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
 import { rerankFeatures } from "../../core/models/builtin/rerank-features.js";
 import { analyzeRerankQuery } from "../../core/models/builtin/rerank-query.js";
+import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
+import { parseOpenThesaurus } from "../../core/models/thesaurus/read-openthesaurus.js";
 import { blendReranked } from "../../core/recall/rerank/blend-reranked.js";
 
 const now = new Date("2026-06-11T12:00:00Z");
@@ -64,4 +66,23 @@ test("blending keeps one score per candidate, best first, and the first stage br
     "x: reranked 2nd, fused 1st; y: reranked 1st, fused 2nd — equal sums keep the first-stage order",
   );
   t.throws(() => blendReranked(head, [1], 1));
+});
+
+test("with a thesaurus, a query word's synonym in a passage counts as the word", (t) => {
+  const german = parseOpenThesaurus("Impfung;Immunisierung\n");
+  const thesaurus = {
+    sources: [],
+    fingerprint: "reranker-test",
+    meanings: (word: string) => german.meanings(word),
+  };
+  const candidate = { title: "", text: "Die Immunisierung beginnt am Montag." };
+  const lexicon = createEmptyLexicon();
+  const without = rerankFeatures(analyzeRerankQuery("Wann beginnt die Impfung?", lexicon), candidate, now);
+  const withSynonyms = rerankFeatures(
+    analyzeRerankQuery("Wann beginnt die Impfung?", lexicon, thesaurus),
+    candidate,
+    now,
+  );
+  t.true(without.coverage < 1);
+  t.is(withSynonyms.coverage, 1);
 });

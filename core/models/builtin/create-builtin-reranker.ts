@@ -1,5 +1,6 @@
 import type { Lexicon } from "../lexicon/lexicon.js";
 import type { Reranker } from "../reranker.js";
+import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { createTokenMatcher, type RerankFeatures, rerankFeatures } from "./rerank-features.js";
 import { analyzeRerankQuery } from "./rerank-query.js";
 
@@ -26,6 +27,8 @@ export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
 export interface BuiltinRerankerOptions {
   /** Matches query words across German and English through their dictionary translations. */
   readonly lexicon?: Lexicon | undefined;
+  /** Synonyms of the query's words count as the words, as in BM25 (ADR 0520); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
   readonly weights?: Partial<RerankWeights>;
   readonly now?: () => Date;
 }
@@ -45,7 +48,7 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
   return {
     id: BUILTIN_RERANKER_ID,
     async rerank(query, candidates) {
-      const words = analyzeRerankQuery(query, options.lexicon);
+      const words = analyzeRerankQuery(query, options.lexicon, options.thesaurus);
       const at = now();
       const match = createTokenMatcher(words);
       return candidates.map((c) => {

@@ -1,6 +1,7 @@
 import { expandQueryTerms } from "../lexicon/expand-query-terms.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
+import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { stemsOf } from "./stem-like-index.js";
 import { tokenizeWords } from "./tokenize-words.js";
 import { createWordIdf } from "./word-idf.js";
@@ -19,11 +20,20 @@ export interface QueryWord {
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
 
 /** The query's content words in query order (repeats dropped), with their cross-lingual stems. */
-export function analyzeRerankQuery(query: string, lexicon: Lexicon | undefined): QueryWord[] {
+export function analyzeRerankQuery(
+  query: string,
+  lexicon: Lexicon | undefined,
+  thesaurus?: Thesaurus | undefined,
+): QueryWord[] {
   const words = [...new Set(tokenizeWords(query).filter((w) => !isStopword(w)))];
   const idf = lexicon === undefined ? () => 1 : createWordIdf(lexicon);
   const expansions =
-    lexicon === undefined ? [] : expandQueryTerms(lexicon, query, { maxTranslationsPerWord: 3 });
+    lexicon === undefined
+      ? []
+      : expandQueryTerms(lexicon, query, {
+          maxTranslationsPerWord: 3,
+          ...(thesaurus !== undefined ? { thesaurus, synonymWeight: 0.5 } : {}),
+        });
   return words.map((word) => {
     const stems = new Set(stemsOf(word));
     for (const e of expansions)
