@@ -8,6 +8,7 @@ import { createSuccessBatcher } from "../core/webhooks/record-successes.js";
 import type { SecretBox } from "../core/webhooks/secret-box.js";
 import type { SendWebhook } from "../core/webhooks/send-webhook.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
+import { WakeableSleep } from "./wakeable-sleep.js";
 
 export interface WebhookDispatcherOptions {
   readonly db: Database;
@@ -58,56 +59,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let running = false;
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  let wakeUp: (() => void) | undefined;
-  // A wake-up while no one sleeps (mid-pass) makes the next sleep return at once.
-  let woken = false;
+  const sleeper = new WakeableSleep();
   // Whether the outbox may hold new events: set by notifications and poll timeouts, not by finished
   // attempts, so a busy worker does not query the outbox once per delivery.
   let outboxSignalled = true;
-
-  const wake = () => {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) {
-        woken = false;
-        return resolve();
-      }
-      const timer = setTimeout(() => {
-        wakeUp = undefined;
-        outboxSignalled = true;
-        resolve();
-      }, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      };
-    });
-
-  async function fanOutAll(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await fanOutOutbox(db, { now: clock(), batchSize });
-      total += n;
-      if (n < batchSize) return total;
-    }
-  }
-
-  function attempt(box: SecretBox, claimed: Awaited<ReturnType<typeof claimDueDeliveries>>[number]) {
-    return attemptDelivery({ db, secretBox: box, send: options.send, clock, recordSuccess }, claimed).then(
-      (result) => {
-        options.metrics?.webhookDeliveries.inc({ result });
-        logger.debug({ deliveryId: claimed.id, result }, "webhook attempt");
-      },
-      (error: unknown) => {
-        options.metrics?.webhookDeliveries.inc({ result: "not_recorded" });
-        logger.warn({ err: error, deliveryId: claimed.id }, "webhook attempt not recorded");
-      },
-    );
-  }
+  const wake = () => sleeper.wake();
+  const fanOutAll = () => fanOutAllEvents(db, clock, batchSize);
+  const attempt = (box: SecretBox, claimed: ClaimedDelivery) =>
+    attemptAndRecord({ db, secretBox: box, send: options.send, clock, recordSuccess }, claimed, options);
 
   async function tick(): Promise<boolean> {
     let events = 0;
@@ -138,7 +97,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       } catch (error) {
         logger.warn({ err: error }, "webhook dispatch failed; retrying");
       }
-      if (!busy && running) await sleep(pollMs);
+      if (!busy && running)
+        await sleeper.sleep(pollMs, () => {
+          outboxSignalled = true;
+        });
     }
   }
 
@@ -175,4 +137,34 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       }
     },
   };
+}
+
+type ClaimedDelivery = Awaited<ReturnType<typeof claimDueDeliveries>>[number];
+
+/** Fans the outbox out into deliveries, batch after batch, until a batch comes back short. */
+async function fanOutAllEvents(db: Database, clock: () => Date, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await fanOutOutbox(db, { now: clock(), batchSize });
+    total += n;
+    if (n < batchSize) return total;
+  }
+}
+
+/** One attempt, counted by result and logged; never rejects (an attempt not recorded is logged). */
+function attemptAndRecord(
+  deps: Parameters<typeof attemptDelivery>[0],
+  claimed: ClaimedDelivery,
+  { logger, metrics }: Pick<WebhookDispatcherOptions, "logger" | "metrics">,
+): Promise<void> {
+  return attemptDelivery(deps, claimed).then(
+    (result) => {
+      metrics?.webhookDeliveries.inc({ result });
+      logger.debug({ deliveryId: claimed.id, result }, "webhook attempt");
+    },
+    (error: unknown) => {
+      metrics?.webhookDeliveries.inc({ result: "not_recorded" });
+      logger.warn({ err: error, deliveryId: claimed.id }, "webhook attempt not recorded");
+    },
+  );
 }
