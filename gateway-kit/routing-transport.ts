@@ -8,29 +8,12 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { createAsyncIterable } from "@connectrpc/connect/protocol";
-import { ROUTE_HEADER } from "../lib/gateway-metadata.js";
-import { rendezvousOrder } from "./rendezvous.js";
-import { createRouteCache, credentialKeyOf } from "./route-cache.js";
+import { type CoreEndpoint, CoreRouter, type RoutingTransportOptions } from "./core-router.js";
+
+export type { CoreEndpoint, RoutingTransportOptions } from "./core-router.js";
 
 /** What a call's metadata may be given as (the DOM's HeadersInit, which Node's types lack by name). */
 type HeaderInit = ConstructorParameters<typeof Headers>[0];
-
-/** One core process a gateway can reach, with its own gRPC transport (HTTP/2 connection). */
-export interface CoreEndpoint {
-  readonly url: string;
-  readonly transport: Transport;
-}
-
-export interface RoutingTransportOptions {
-  readonly endpoints: readonly CoreEndpoint[];
-  /** How long an endpoint that refused a call is tried last (default 3 s). */
-  readonly downForMs?: number;
-  /** How many credentials' workspace routes are remembered (default 10,000; ≈ 100 bytes each). */
-  readonly routeCacheSize?: number;
-  /** Told when a call leaves an endpoint for the next one in its order. */
-  readonly onFailover?: (event: { readonly from: string; readonly error: ConnectError }) => void;
-  readonly now?: () => number;
-}
 
 /**
  * A Connect transport over several cores that sends each workspace's calls to one of them (ADR
@@ -47,74 +30,16 @@ export interface RoutingTransportOptions {
  * streaming: one request message).
  */
 export function createRoutingTransport(options: RoutingTransportOptions): Transport {
-  const endpoints = new Map(options.endpoints.map((e) => [e.url, e]));
-  if (endpoints.size === 0) throw new Error("a routing transport needs at least one core endpoint");
-  const urls = [...endpoints.keys()];
-  const downUntil = new Map<string, number>();
-  const downForMs = options.downForMs ?? 3000;
-  const now = options.now ?? Date.now;
-  const routes = createRouteCache(options.routeCacheSize ?? 10_000);
-  let anonymousCalls = 0;
-
-  const keyOf = (credential: string | undefined) => {
-    if (credential !== undefined) return routes.get(credential) ?? `credential\0${credential}`;
-    anonymousCalls = (anonymousCalls + 1) % 1_000_000;
-    return `anonymous\0${anonymousCalls}`;
-  };
-  const route = (header: Headers) => {
-    const credential = credentialKeyOf(header);
-    const key = keyOf(credential);
-    // The key's rendezvous order, with endpoints marked down moved to the end (still tried: a fleet
-    // whose every core just failed is tried again rather than refused outright).
-    const order = rendezvousOrder(key, urls);
-    const at = now();
-    const up = order.filter((u) => (downUntil.get(u) ?? 0) <= at);
-    const down = order.filter((u) => (downUntil.get(u) ?? 0) > at);
-    return { credential, order: [...up, ...down] };
-  };
-  const learn = (credential: string | undefined, header: Headers) => {
-    const named = header.get(ROUTE_HEADER);
-    if (credential !== undefined && named !== null) routes.set(credential, `route\0${named}`);
-  };
-  const remaining = (deadline: number | undefined) =>
-    deadline === undefined ? undefined : Math.max(1, deadline - now());
-
-  async function attempt<R>(
+  const router = new CoreRouter(options);
+  const attempt = <R>(
     header: HeaderInit | undefined,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
     call: (endpoint: CoreEndpoint, header: Headers, timeoutMs: number | undefined) => Promise<R>,
     responseHeader: (response: R) => Headers,
     mayRetry: () => boolean,
-  ): Promise<R> {
-    const headers = new Headers(header);
-    const { credential, order } = route(headers);
-    const deadline = timeoutMs === undefined ? undefined : now() + timeoutMs;
-    let lastError: unknown;
-    for (const [i, url] of order.entries()) {
-      const endpoint = endpoints.get(url);
-      if (endpoint === undefined) continue;
-      try {
-        const response = await call(endpoint, new Headers(headers), remaining(deadline));
-        downUntil.delete(url);
-        learn(credential, responseHeader(response));
-        return response;
-      } catch (error) {
-        const connectError = ConnectError.from(error);
-        if (!neverReachedCore(connectError)) {
-          learn(credential, connectError.metadata);
-          throw error;
-        }
-        downUntil.set(url, now() + downForMs);
-        lastError = error;
-        const last = i === order.length - 1;
-        const expired = deadline !== undefined && now() >= deadline;
-        if (last || expired || signal?.aborted === true || !mayRetry()) throw error;
-        options.onFailover?.({ from: url, error: connectError });
-      }
-    }
-    throw lastError;
-  }
+  ) =>
+    attemptInOrder(router, options.onFailover, { header, signal, timeoutMs }, call, responseHeader, mayRetry);
 
   return {
     unary<I extends DescMessage, O extends DescMessage>(
@@ -174,6 +99,56 @@ export function neverReachedCore(error: ConnectError): boolean {
   if (error.code !== Code.Unavailable) return false;
   for (const _ of error.metadata.keys()) return false;
   return true;
+}
+
+/**
+ * The call on each core of its order until one answers; only a call no core received (see
+ * neverReachedCore) moves on, while `mayRetry`, the deadline and the signal allow it.
+ */
+async function attemptInOrder<R>(
+  router: CoreRouter,
+  onFailover: RoutingTransportOptions["onFailover"],
+  {
+    header,
+    signal,
+    timeoutMs,
+  }: {
+    readonly header: HeaderInit | undefined;
+    readonly signal: AbortSignal | undefined;
+    readonly timeoutMs: number | undefined;
+  },
+  call: (endpoint: CoreEndpoint, header: Headers, timeoutMs: number | undefined) => Promise<R>,
+  responseHeader: (response: R) => Headers,
+  mayRetry: () => boolean,
+): Promise<R> {
+  const headers = new Headers(header);
+  const { credential, order } = router.route(headers);
+  const deadline = timeoutMs === undefined ? undefined : router.now() + timeoutMs;
+  const remaining = () => (deadline === undefined ? undefined : Math.max(1, deadline - router.now()));
+  let lastError: unknown;
+  for (const [i, url] of order.entries()) {
+    const endpoint = router.endpoint(url);
+    if (endpoint === undefined) continue;
+    try {
+      const response = await call(endpoint, new Headers(headers), remaining());
+      router.answered(url);
+      router.learn(credential, responseHeader(response));
+      return response;
+    } catch (error) {
+      const connectError = ConnectError.from(error);
+      if (!neverReachedCore(connectError)) {
+        router.learn(credential, connectError.metadata);
+        throw error;
+      }
+      router.refused(url);
+      lastError = error;
+      const last = i === order.length - 1;
+      const expired = deadline !== undefined && router.now() >= deadline;
+      if (last || expired || signal?.aborted === true || !mayRetry()) throw error;
+      onFailover?.({ from: url, error: connectError });
+    }
+  }
+  throw lastError;
 }
 
 async function collect<T>(input: AsyncIterable<T>): Promise<T[]> {
