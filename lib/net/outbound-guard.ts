@@ -1,10 +1,9 @@
-import type { LookupAddress } from "node:dns";
 import { lookup as lookupAll } from "node:dns/promises";
-import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, type RequestOptions } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import type { Duplex } from "node:stream";
-import type { buildConnector, Agent as UndiciAgent, fetch as UndiciFetch } from "undici";
-import { classifyAddress } from "./classify-address.js";
+import type { Agent as HttpsAgent, AgentOptions as HttpsAgentOptions } from "node:https";
+import type { LookupFunction } from "node:net";
+import { createAddressPolicy } from "./address-policy.js";
+import { createUndiciPool, GuardedHttpsAgent, guardedLookup } from "./guarded-connections.js";
+import type { Resolve } from "./outbound-refused.js";
 
 /**
  * The one SSRF guard for every URL a user gives us — webhook targets, provider key base URLs, the
@@ -18,15 +17,7 @@ import { classifyAddress } from "./classify-address.js";
  * Redirects are never followed: a public host could send us on to a private one.
  */
 
-/** The `code` of a connection the guard refused (on `cause` of a fetch error). */
-export const BLOCKED_ADDRESS_CODE = "ERR_OUTBOUND_ADDRESS_BLOCKED";
-
-export class OutboundRefused extends Error {
-  readonly code = BLOCKED_ADDRESS_CODE;
-}
-
-/** Every address of a name, as dns.lookup({ all: true }) answers (tests inject their own). */
-export type Resolve = (hostname: string) => Promise<readonly LookupAddress[]>;
+export { BLOCKED_ADDRESS_CODE, OutboundRefused, type Resolve } from "./outbound-refused.js";
 
 export interface OutboundGuardOptions {
   /**
@@ -72,110 +63,21 @@ export interface OutboundGuard {
   fetch(url: string, init: GuardedRequest): Promise<GuardedResponse>;
 }
 
-const unbracket = (host: string) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
-
 const systemResolve: Resolve = (hostname) => lookupAll(hostname, { all: true });
 
 export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuard {
   const { allowPrivate } = options;
   const resolve = options.resolve ?? systemResolve;
-  const resolveTimeoutMs = options.resolveTimeoutMs ?? 5000;
-
-  /** What makes `address` refused here ("loopback" …), or undefined when it may be contacted. */
-  const refused = (address: string): string | undefined => {
-    const special = classifyAddress(address);
-    return special === undefined || (allowPrivate && special.kind === "private") ? undefined : special.what;
-  };
-
-  const addressProblem = (address: string): string | undefined => {
-    const what = refused(address);
-    return what === undefined ? undefined : `${address} is ${what}`;
-  };
-
-  /** A name is refused when any of its addresses is: the connection may pick any of them. */
-  const resolvedProblem = (hostname: string, addresses: readonly LookupAddress[]): string | undefined => {
-    for (const { address } of addresses) {
-      const what = refused(address);
-      if (what !== undefined) return `${hostname} resolves to ${address}, which is ${what}`;
-    }
-    return addresses.length === 0 ? `host ${hostname} has no address` : undefined;
-  };
-
-  /** The check of a literal host, where sockets skip the lookup. */
-  const literalProblem = (host: string): string | undefined => {
-    const bare = unbracket(host);
-    return isIP(bare) === 0 ? undefined : addressProblem(bare);
-  };
-
-  const hostProblem = async (hostname: string): Promise<string | undefined> => {
-    const host = unbracket(hostname);
-    if (isIP(host) !== 0) return addressProblem(host);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((done) => {
-      timer = setTimeout(() => done("timeout"), resolveTimeoutMs);
-    });
-    try {
-      const answer = await Promise.race([resolve(host), timeout]);
-      if (answer === "timeout") return `host ${host} did not resolve within ${resolveTimeoutMs / 1000} s`;
-      return resolvedProblem(host, answer);
-    } catch {
-      return `host ${host} does not resolve`;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    const family =
-      lookupOptions.family === "IPv4" ? 4 : lookupOptions.family === "IPv6" ? 6 : lookupOptions.family;
-    resolve(hostname).then(
-      (addresses) => {
-        const problem = resolvedProblem(hostname, addresses);
-        if (problem !== undefined) return callback(new OutboundRefused(problem), "", 4);
-        const wanted =
-          family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-        const [first] = wanted;
-        if (first === undefined)
-          return callback(new OutboundRefused(`host ${hostname} has no address`), "", 4);
-        // Node asks for every address (autoSelectFamily) or for one; answer in the form it asked.
-        if (lookupOptions.all === true) return callback(null, [...wanted]);
-        return callback(null, first.address, first.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, "", 4),
-    );
-  };
-
-  class GuardedHttpsAgent extends HttpsAgent {
-    override createConnection(
-      connect: RequestOptions,
-      callback?: (err: Error | null, stream: Duplex) => void,
-    ): Duplex | null | undefined {
-      const problem = literalProblem(String(connect.host ?? connect.hostname ?? ""));
-      if (problem === undefined) return super.createConnection(connect, callback);
-      // The agent hands the error to the request, which fails with it; no socket is opened.
-      callback?.(new OutboundRefused(problem), undefined as unknown as Duplex);
-      return undefined;
-    }
-  }
-
+  const policy = createAddressPolicy(allowPrivate, resolve, options.resolveTimeoutMs ?? 5000);
+  const lookup = guardedLookup(policy, resolve);
   // One keep-alive pool per guard, created on first use — and undici (95 modules, ≈ 3.5 MB of heap)
   // loaded only then: an instance that never calls out never holds it.
-  let pool: Promise<{ agent: UndiciAgent; fetch: typeof UndiciFetch }> | undefined;
-  const undiciPool = () =>
-    import("undici").then((undici) => {
-      const connectByName = undici.buildConnector({ lookup });
-      const connect: buildConnector.connector = (target, callback) => {
-        const problem = literalProblem(target.hostname);
-        if (problem !== undefined) return callback(new OutboundRefused(problem), null);
-        return connectByName(target, callback);
-      };
-      return { agent: new undici.Agent({ connect }), fetch: undici.fetch };
-    });
+  let pool: ReturnType<typeof createUndiciPool> | undefined;
 
   return {
     allowPrivate,
-    addressProblem,
-    hostProblem,
+    addressProblem: policy.addressProblem,
+    hostProblem: policy.hostProblem,
     async urlProblem(url, rules) {
       let parsed: URL;
       try {
@@ -187,12 +89,12 @@ export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuar
         return `must use ${rules.protocols.map((p) => p.replace(/:$/, "")).join(" or ")}`;
       }
       if (parsed.username !== "" || parsed.password !== "") return "must not contain credentials";
-      return hostProblem(parsed.hostname);
+      return policy.hostProblem(parsed.hostname);
     },
     lookup,
-    httpsAgent: (agentOptions) => new GuardedHttpsAgent({ ...agentOptions, lookup }),
+    httpsAgent: (agentOptions) => new GuardedHttpsAgent(policy, { ...agentOptions, lookup }),
     async fetch(url, init) {
-      pool ??= undiciPool();
+      pool ??= createUndiciPool(policy, lookup);
       const { agent, fetch } = await pool;
       return fetch(url, { ...init, redirect: "manual", dispatcher: agent });
     },
