@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
-import { expandQueryTerms } from "../../core/models/lexicon/expand-query-terms.js";
+import { expandQueryTerms } from "../../core/models/query-terms/expand-query-terms.js";
 import { cleanThesaurusTerm } from "../../core/models/thesaurus/clean-thesaurus-term.js";
 import { findSynonyms } from "../../core/models/thesaurus/find-synonyms.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";

@@ -6,9 +6,9 @@
  * adds is derived once per word and remembered (word-facts.ts).
  */
 import type { EmbedPurpose } from "../embedding-provider.js";
+import { decideLanguage } from "../lexicon/detect-language.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
-import { decideLanguage } from "./detect-language.js";
 import { FeatureBag } from "./feature-bag.js";
 import { featureHash } from "./feature-hash.js";
 import { tokenizeWords } from "./tokenize-words.js";

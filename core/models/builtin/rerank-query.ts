@@ -1,6 +1,6 @@
-import { expandQueryTerms } from "../lexicon/expand-query-terms.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
+import { expandQueryTerms } from "../query-terms/expand-query-terms.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { stemsOf } from "./stem-like-index.js";
 import { tokenizeWords } from "./tokenize-words.js";

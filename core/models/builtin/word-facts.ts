@@ -8,11 +8,11 @@
  * the memo holds up to 40k of them (issue 20).
  */
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
+import { dictionaryVote, type LanguageClues, languageClues } from "../lexicon/detect-language.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import type { WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
-import { dictionaryVote, type LanguageClues, languageClues } from "./detect-language.js";
 import { featureHash } from "./feature-hash.js";
 import type { WordTranslator } from "./word-translator.js";
 

@@ -1,12 +1,12 @@
 import { createEmptyLexicon } from "../../models/lexicon/create-lexicon.js";
-import { expandQueryTerms } from "../../models/lexicon/expand-query-terms.js";
 import type { Lexicon } from "../../models/lexicon/lexicon.js";
+import { expandQueryTerms } from "../../models/query-terms/expand-query-terms.js";
 import type { Thesaurus } from "../../models/thesaurus/thesaurus.js";
 
 /**
  * The texts BM25 analyses for a query, each with a weight: the query itself (1), then, with a lexicon,
  * dictionary translations of its words into the other language and the parts of its German compounds
- * (core/models/lexicon/expand-query-terms.ts), and, with a thesaurus, synonyms of its words (ADR 0520). Every text goes through the same `german` analyzer as the
+ * (core/models/query-terms/expand-query-terms.ts), and, with a thesaurus, synonyms of its words (ADR 0520). Every text goes through the same `german` analyzer as the
  * chunks; planBm25Terms keeps each resulting lexeme once, at its largest weight.
  */
 export interface QueryTexts {

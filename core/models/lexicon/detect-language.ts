@@ -6,9 +6,9 @@
  * ("Datenschutzbeauftragter") counts as German. English wins a tie.
  */
 
-import { decompoundGerman } from "../lexicon/decompound-german.js";
-import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
-import { STOPWORDS } from "../lexicon/stopwords.js";
+import { decompoundGerman } from "./decompound-german.js";
+import type { Lexicon, LexiconLanguage } from "./lexicon.js";
+import { STOPWORDS } from "./stopwords.js";
 
 const GERMAN_LETTERS = /[äöüß]/;
 /** A margin of function words this large is decisive; below it the dictionary is asked as well. */

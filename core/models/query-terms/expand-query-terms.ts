@@ -13,14 +13,15 @@
  * guess); stop words are neither kept nor translated. A term reached several ways keeps its largest weight.
  * With an empty lexicon the result is just the query's words.
  */
-import { detectLanguage } from "../builtin/detect-language.js";
+
+import { decompoundGerman } from "../lexicon/decompound-german.js";
+import { detectLanguage } from "../lexicon/detect-language.js";
+import { findTranslations } from "../lexicon/find-translations.js";
+import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
+import { DEFAULT_TRANSLATION_RANKING, type TranslationRanking } from "../lexicon/rank-translations.js";
+import { STOPWORDS } from "../lexicon/stopwords.js";
 import { DEFAULT_SYNONYM_POLICY, findSynonyms, type SynonymPolicy } from "../thesaurus/find-synonyms.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
-import { decompoundGerman } from "./decompound-german.js";
-import { findTranslations } from "./find-translations.js";
-import type { Lexicon, LexiconLanguage, TranslationDirection } from "./lexicon.js";
-import { DEFAULT_TRANSLATION_RANKING, type TranslationRanking } from "./rank-translations.js";
-import { STOPWORDS } from "./stopwords.js";
 
 export interface ExpandQueryOptions {
   /** Translations kept per query word and direction (default 3). */
