@@ -28,8 +28,8 @@ export function createRecallParts(options: CoreOptions, models: TenantModels): R
           segmentDirectory: options.bm25Index?.segmentDirectory,
         });
   const recallLog = createRecallLogWriter({ db, logger: options.logger });
-  const recall = createRecallService({
-    recallLog,
+  // What a recall reads, shared by the service and the warm-up's rehearsals.
+  const recallDeps = {
     bm25Index,
     db,
     vectors,
@@ -39,28 +39,15 @@ export function createRecallParts(options: CoreOptions, models: TenantModels): R
     thesaurus: options.thesaurus,
     logger: options.logger,
     models,
-  });
+  };
+  const recall = createRecallService({ recallLog, ...recallDeps });
   const warmUp = bm25Index
     ? warmWorkspaces({
         bm25Index,
         vectors,
         budget: options.workspaceState,
         logger: options.logger,
-        rehearse: (tenantId) =>
-          rehearseRecall(
-            {
-              db,
-              vectors,
-              embedder: options.embedder,
-              reranker: options.reranker,
-              lexicon: options.lexicon,
-              thesaurus: options.thesaurus,
-              logger: options.logger,
-              bm25Index,
-              models,
-            },
-            tenantId,
-          ),
+        rehearse: (tenantId) => rehearseRecall({ ...recallDeps, bm25Index }, tenantId),
       })
     : undefined;
   return { bm25Index, recallLog, recall, warmUp };
