@@ -11,6 +11,7 @@ import { sharedOutboundGuard } from "../lib/net/outbound-guard.js";
 import { startWorker, type Worker } from "../worker/create-worker.js";
 import { startWebhookDispatcher } from "../worker/start-webhook-dispatcher.js";
 import { createTaskList } from "../worker/tasks/task-list.js";
+import { createMaintenanceProcess } from "../worker/vector-maintenance/maintenance-process.js";
 import type { Shutdown } from "./shutdown.js";
 
 /** The worker with every job kind, as each process that runs one (all-in-one, core, worker) starts it. */
@@ -22,6 +23,12 @@ export async function startConfiguredWorker(
   shutdown: Shutdown,
   metrics: ServiceMetrics,
 ): Promise<Worker> {
+  // Upkeep in a child process (ADR 0560): stopped after the job queue (pushed earlier, stopped later).
+  const vectorMaintainer =
+    config.vectorMaintenance === "process"
+      ? createMaintenanceProcess(storage.vectors.uri, logger)
+      : undefined;
+  if (vectorMaintainer) shutdown.push(() => vectorMaintainer.close());
   const worker = await startWorker({
     db: storage.db,
     databaseUrl: storage.databaseUrl,
@@ -31,6 +38,7 @@ export async function startConfiguredWorker(
       vectors: storage.vectors,
       embedder: models.embedder,
       logger,
+      vectorMaintainer,
       models: createTenantModels({
         db: storage.db,
         masterKey: config.masterKey === undefined ? undefined : parseMasterKey(config.masterKey),

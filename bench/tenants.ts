@@ -19,7 +19,7 @@
  * cold large first recall ≤ 250 ms. Writes bench/results/tenants.json.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -84,11 +84,25 @@ const summary = (ms: readonly number[]) => {
   };
 };
 
+/**
+ * RSS of the service and of its child processes (the worker's vector-upkeep child, ADR 0560; the
+ * file parsers' are threads, counted in the process), so moving work into a child hides nothing.
+ */
 async function rssMB(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  let total = kb / 1024;
+  for (const child of await childPids(pid)) total += await rssMB(child);
+  return Math.round(total);
+}
+
+async function childPids(pid: number): Promise<number[]> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const lists = await Promise.all(
+    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, "utf8").catch(() => "")),
+  );
+  return lists.flatMap((list) => list.split(" ").filter(Boolean).map(Number));
 }
 
 /** V8 heap used and external (ArrayBuffers) in MB, from the service's own metrics. */

@@ -126,6 +126,9 @@ const envSchema = z.object({
   THESAURUS_EN: z.string().trim().min(1).optional(),
   WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // ADR 0560: vector-table upkeep (compaction, ANN builds) in a child process at lower priority, or
+  // "inline" in the worker's own process.
+  VECTOR_MAINTENANCE: z.enum(["process", "inline"]).default("process"),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   // docs/ingest.md "Web pages": FetchWebPage may reach private addresses (tests, closed networks);
   // its time limit for the whole fetch and its cap on a page's bytes.
@@ -234,6 +237,8 @@ export interface Config {
   readonly reranker: RerankerConfig;
   readonly runWorker: boolean;
   readonly workerConcurrency: number;
+  /** VECTOR_MAINTENANCE: where the worker runs vector-table upkeep (ADR 0560). */
+  readonly vectorMaintenance: "process" | "inline";
   /** Delay between an erasure and the worker's purge of old vector-table versions (docs/erasure.md). */
   readonly vectorPurgeDelayMs: number;
   /** CORE_TIMEOUT_MS: a gateway's deadline for one core call (REST 504, MCP -32006 after it). */
@@ -463,6 +468,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reranker: rerankerConfig(env),
     runWorker: env.WORKER,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    vectorMaintenance: env.VECTOR_MAINTENANCE,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
     coreTimeoutMs: env.CORE_TIMEOUT_MS,
     bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },

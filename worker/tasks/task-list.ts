@@ -15,6 +15,7 @@ import type { EmbeddingProvider } from "../../core/models/embedding-provider.js"
 import type { Database } from "../../core/store/database.js";
 import { PURGE_AUDIT_LOG_TASK } from "../../core/store/purge-audit-log.js";
 import type { VectorStore } from "../../core/vectors/vector-store.js";
+import type { VectorMaintainer } from "../vector-maintenance/maintenance-process.js";
 import { indexMemoryTask } from "./index-memory.js";
 import { maintainVectorsTask } from "./maintain-vectors.js";
 import { purgeAuditLogTask } from "./purge-audit-log.js";
@@ -31,6 +32,8 @@ export interface TaskDependencies {
   readonly logger: Logger;
   /** Per-workspace embedders (BYOK); unset: the service's embedder for every tenant. */
   readonly models?: TenantModels | undefined;
+  /** Runs vector-table upkeep in a child process (ADR 0560); unset: in this process. */
+  readonly vectorMaintainer?: VectorMaintainer | undefined;
 }
 
 /** Runs a tenant job with that tenant's embedder (its active space) in place of the default. */
@@ -59,7 +62,7 @@ export function createTaskList(deps: TaskDependencies): TaskList {
     [INDEX_MEMORY_TASK]: underRequestId(perTenant(deps, indexMemoryTask)),
     [RECONCILE_ALL_TASK]: reconcileAllTask(deps),
     [RECONCILE_TENANT_TASK]: perTenant(deps, reconcileTenantTask),
-    [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps),
+    [MAINTAIN_VECTORS_TASK]: maintainVectorsTask(deps, deps.vectorMaintainer),
     [REEMBED_TENANT_TASK]: reembedTenantTask(deps),
     [PURGE_AUDIT_LOG_TASK]: purgeAuditLogTask(deps),
     [PURGE_ERASED_TASK]: purgeErasedTask(deps),
