@@ -104,7 +104,11 @@ async function firstStageIn(
   return { ...fused, fulltext };
 }
 
-/** Both channels' hits on chunks the snapshot holds, fused per memory. */
+/**
+ * Both channels' hits on chunks the snapshot holds, fused per memory — except a conversation turn,
+ * which is fused on its own (ADR 0530): the fusions rank by the key they are given, the turn's chunk id
+ * in place of its session's memory id, so several turns of one session can each be a candidate.
+ */
 function fuseChannels(
   embedderId: string,
   options: RecallOptions,
@@ -119,14 +123,18 @@ function fuseChannels(
   };
   const fulltextHits = fulltext.hits.flatMap((h) => known(h.chunkId).map((k) => ({ ...k, score: h.score })));
   const vectorHitsKnown = vectorHits.filter((h) => chunks.has(h.chunkId));
-  const share = fusionShare(options.stages, embedderId, fulltext, vectorHitsKnown);
+  const ranked = <T extends { memoryId: string; chunkId: string }>(hits: readonly T[]): T[] =>
+    hits.map((h) => (chunks.get(h.chunkId)?.turn ? { ...h, memoryId: h.chunkId } : h));
+  const fulltextRanked = ranked(fulltextHits);
+  const vectorRanked = ranked(vectorHitsKnown);
+  const share = fusionShare(options.stages, embedderId, fulltext, vectorRanked);
   const fused =
     share === undefined
       ? fuseReciprocalRank([
-          { name: "fulltext", weight: tuning.fulltextWeight, hits: fulltextHits },
-          { name: "vector", weight: tuning.vectorWeight, hits: vectorHitsKnown },
+          { name: "fulltext", weight: tuning.fulltextWeight, hits: fulltextRanked },
+          { name: "vector", weight: tuning.vectorWeight, hits: vectorRanked },
         ])
-      : fuseCalibratedScores(fulltextHits, fulltext.maxScore, vectorHitsKnown, share);
+      : fuseCalibratedScores(fulltextRanked, fulltext.maxScore, vectorRanked, share);
   const candidates: Candidate[] = fused.flatMap((f) => {
     const chunk = chunks.get(f.chunkId);
     return chunk === undefined

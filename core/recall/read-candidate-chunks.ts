@@ -16,6 +16,11 @@ export interface CandidateChunk {
   /** A PDF upload's pages the chunk begins and ends on (docs/ingest.md "Files"); unset otherwise. */
   readonly page?: number;
   readonly pageEnd?: number;
+  /**
+   * A turn of a conversation session (ADR 0530): ranked and returned on its own, so several turns of
+   * one session can be hits; unset for every other chunk, which stands for its memory.
+   */
+  readonly turn?: true;
 }
 
 interface Row {
@@ -31,6 +36,7 @@ interface Row {
   created_at: Date;
   page: number | null;
   page_end: number | null;
+  turn: boolean;
 }
 
 const toCandidate = (r: Row): CandidateChunk => ({
@@ -46,6 +52,7 @@ const toCandidate = (r: Row): CandidateChunk => ({
   createdAt: r.created_at,
   ...(r.page === null ? {} : { page: r.page }),
   ...(r.page_end === null ? {} : { pageEnd: r.page_end }),
+  ...(r.turn ? { turn: true as const } : {}),
 });
 
 /**
@@ -63,9 +70,20 @@ function pageColumns(tx: TransactionSql) {
 }
 
 /**
+ * Whether the memory is a conversation session (ADR 0484): its source says so and its lineage is a
+ * session the conversations route wrote — a memory stored with a `conversation:` source by hand, or a
+ * session imported without its turns, is not. The lookup runs only for `conversation:` sources.
+ */
+function turnColumn(tx: TransactionSql) {
+  return tx`case when m.source like 'conversation:%' then exists (
+      select 1 from conversation_sessions s where s.tenant_id = m.tenant_id and s.lineage_id = m.lineage_id
+    ) else false end as turn`;
+}
+
+/**
  * The given chunks with their memories, keeping only versions visible to the recall: current ones, or
  * those valid at `asOf` (spec service_recall_at_time: valid_from <= as_of < valid_to or unset), and
- * never failed ones. The hit's valid_from is its chunk's: the version's own, except for a conversation
+ * never failed ones. A conversation session's chunks are marked as turns (ADR 0530). The hit's valid_from is its chunk's: the version's own, except for a conversation
  * turn, which keeps its message time (docs/ingest.md "Conversations"). A vector hit whose chunk is no longer current in PostgreSQL drops out here
  * (docs/ingest.md: PostgreSQL is authoritative).
  */
@@ -87,7 +105,7 @@ export async function readCandidateChunks(
   // memories, 22 ms at 4,000 with plain LATERAL; growing with the tenant.
   const rows = await tx<Row[]>`
     select c.id as chunk_id, c.memory_id, c.content, m.title, m.memory_type, m.kind, m.source,
-           c.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}
+           c.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}, ${turnColumn(tx)}
     from unnest(${tx.array([...new Set(chunkIds)])}::uuid[]) as wanted(id)
     cross join lateral (
       select c.id, c.memory_id, c.content, c.valid_from, c.valid_to, c.char_start, c.char_end from chunks c
@@ -115,7 +133,7 @@ export async function readFirstChunks(
   const rows = await tx<Row[]>`
     select distinct on (m.id) coalesce(c.id, m.id) as chunk_id, m.id as memory_id,
            coalesce(c.content, m.content) as content, m.title, m.memory_type, m.kind, m.source,
-           m.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}
+           m.valid_from, m.valid_to, m.created_at, ${pageColumns(tx)}, false as turn
     from unnest(${tx.array([...new Set(memoryIds)])}::uuid[]) as wanted(id)
     cross join lateral (
       select * from memories m where m.id = wanted.id and m.tenant_id = ${tenantId} offset 0

@@ -47,6 +47,8 @@ export interface RecallTuning {
   readonly vectorWeight: number;
   /** Share of a memory's score that depends on its valid time matching the query's time expression. */
   readonly timeBoost: number;
+  /** Hits one conversation session may fill with its turns (ADR 0530); Infinity: no cap. */
+  readonly turnsPerSession: number;
 }
 
 export const DEFAULT_RECALL_TUNING: RecallTuning = {
@@ -58,4 +60,6 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   fulltextWeight: 1,
   vectorWeight: 1,
   timeBoost: 0.5,
+  // No cap: every cap measured lowered the conversation evaluation (ADR 0530).
+  turnsPerSession: Number.POSITIVE_INFINITY,
 };

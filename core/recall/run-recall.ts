@@ -1,3 +1,4 @@
+import { capSessionTurns } from "./cap-session-turns.js";
 import { type ResolvedRecallFilter, resolveRecallFilter } from "./filter/resolve-recall-filter.js";
 import { runFirstStage } from "./first-stage.js";
 import type { Candidate } from "./recall-candidate.js";
@@ -76,7 +77,13 @@ export async function runRecall(
     }));
   }
 
-  const hits = toRecalledMemories(ordered, options.k, options.explain, first, queryTime);
+  const hits = toRecalledMemories(
+    capSessionTurns(ordered, tuning.turnsPerSession),
+    options.k,
+    options.explain,
+    first,
+    queryTime,
+  );
   const latencyMs = performance.now() - started;
   timer.record("total", latencyMs);
   return { hits, latencyMs, reranker: rerankerId, timings: timer.timings() };

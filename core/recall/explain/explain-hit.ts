@@ -28,7 +28,12 @@ export interface RecallExplanation {
 
 /** What explainHit reads of a recall candidate. */
 export interface ExplainedCandidate {
-  readonly chunk: { readonly memoryId: string; readonly content: string };
+  readonly chunk: {
+    readonly memoryId: string;
+    readonly chunkId: string;
+    readonly content: string;
+    readonly turn?: true;
+  };
   readonly score: number;
   readonly hops: number;
   readonly ranks?: FusedMemory["ranks"];
@@ -43,14 +48,17 @@ export interface ExplainedCandidate {
 export function explainHit(
   c: ExplainedCandidate,
   share: number | undefined,
-  fulltextHits: readonly { memoryId: string; score: number }[],
+  fulltextHits: readonly { memoryId: string; chunkId: string; score: number }[],
   vectorHits: readonly VectorHit[],
   lexemes: ReadonlySet<string>,
   queryTime?: QueryTime,
 ): RecallExplanation {
-  const memoryId = c.chunk.memoryId;
-  const fulltextScore = fulltextHits.find((h) => h.memoryId === memoryId)?.score;
-  const vectorDistance = vectorHits.find((h) => h.memoryId === memoryId)?.distance;
+  // A memory's channel scores are its best chunk's; a conversation turn's are its own (ADR 0530).
+  const { memoryId, chunkId } = c.chunk;
+  const same = (h: { memoryId: string; chunkId: string }) =>
+    c.chunk.turn ? h.chunkId === chunkId : h.memoryId === memoryId;
+  const fulltextScore = fulltextHits.find(same)?.score;
+  const vectorDistance = vectorHits.find(same)?.distance;
   return {
     ...(c.ranks?.fulltext !== undefined ? { fulltextRank: c.ranks.fulltext } : {}),
     ...(fulltextScore !== undefined ? { fulltextScore } : {}),

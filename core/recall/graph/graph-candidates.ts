@@ -16,7 +16,7 @@ export async function expandGraph(
   seedCount: number,
   filter: ResolvedRecallFilter | undefined,
 ): Promise<Candidate[]> {
-  const seeds = candidates.slice(0, seedCount);
+  const seeds = seedMemories(candidates, seedCount);
   const neighbours = await expandNeighbours(tx, {
     tenantId,
     seeds: seeds.map((c) => c.chunk.memoryId),
@@ -49,4 +49,21 @@ export async function expandGraph(
       },
     ];
   });
+}
+
+/**
+ * The best `count` candidates of distinct memories: several turns of one conversation session can be
+ * candidates (ADR 0530), and the session is one node, seeded by its best turn. Every other memory is
+ * a candidate once, so for them this is the first `count`.
+ */
+function seedMemories(candidates: readonly Candidate[], count: number): Candidate[] {
+  const seen = new Set<string>();
+  const seeds: Candidate[] = [];
+  for (const c of candidates) {
+    if (seeds.length >= count) break;
+    if (seen.has(c.chunk.memoryId)) continue;
+    seen.add(c.chunk.memoryId);
+    seeds.push(c);
+  }
+  return seeds;
 }

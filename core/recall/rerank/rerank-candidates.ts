@@ -61,13 +61,13 @@ export async function rerankCandidates(
         : blendReranked(head, scores, tuning.firstStageWeight);
     // Explanations keep the reranker's own score of each hit; without explain nothing is added.
     const rerankOf = stage.explain
-      ? new Map(head.map((c, i) => [c.chunk.memoryId, scores[i] ?? 0]))
+      ? new Map(head.map((c, i) => [c.chunk.chunkId, scores[i] ?? 0]))
       : undefined;
     return {
       ordered: [
         ...(rerankOf === undefined
           ? blended
-          : blended.map((c) => ({ ...c, rerankScore: rerankOf.get(c.chunk.memoryId) ?? 0 }))),
+          : blended.map((c) => ({ ...c, rerankScore: rerankOf.get(c.chunk.chunkId) ?? 0 }))),
         ...rest,
       ],
       rerankerId: reranker.id,
