@@ -41,7 +41,9 @@ export const recallAtTimeOutput = z.object({
       memory_id: z.string(),
       title: z.string(),
       content: z.string(),
-      valid_from: z.string().describe("ISO 8601: since when this version was valid."),
+      valid_from: z
+        .string()
+        .describe("ISO 8601: since when this version was valid; for a conversation turn, its message time."),
       valid_to: z.string().nullable().describe("ISO 8601: when it was superseded; null while still valid."),
       score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
       explanation: explanationOutput.optional(),

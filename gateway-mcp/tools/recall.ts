@@ -32,9 +32,13 @@ export const recallInput = z
 export const recallOutput = z.object({
   hits: z.array(
     z.object({
-      memory_id: z.string(),
+      memory_id: z
+        .string()
+        .describe("The memory of the hit; turns of one conversation session are hits sharing it."),
       title: z.string(),
-      content: z.string().describe("The best-matching passage of the memory."),
+      content: z
+        .string()
+        .describe("The best-matching passage of the memory; for a conversation, one turn (Speaker: text)."),
       score: z.number().describe("Relevance, higher is better; the scale depends on the ranking stage."),
       source: z.string().describe('Which search found it: "fulltext", "vector", "hybrid" or "graph".'),
       explanation: explanationOutput.optional(),

@@ -60,9 +60,17 @@ export const recallResponseSchema = z
   .object({
     hits: z.array(
       z.object({
-        memoryId: z.string(),
+        memoryId: z
+          .string()
+          .describe(
+            "The memory the hit belongs to; several hits share it when they are turns of one conversation session",
+          ),
         title: z.string(),
-        snippet: z.string().describe("The best-matching passage, trimmed around the match"),
+        snippet: z
+          .string()
+          .describe(
+            "The best-matching passage, trimmed around the match; for a conversation session, one turn (Speaker: text)",
+          ),
         score: z.number(),
         source: z.string().describe("fulltext, vector, hybrid or graph: the channel that found it"),
         hops: z.int().describe("0 for direct matches, n when reached over n graph hops"),
