@@ -22,6 +22,7 @@ import type { EmbeddingProvider } from "../core/models/embedding-provider.js";
 import { createEmptyLexicon } from "../core/models/lexicon/create-lexicon.js";
 import type { Lexicon } from "../core/models/lexicon/lexicon.js";
 import { loadLexicon } from "../core/models/lexicon/load-lexicon.js";
+import { loadThesaurus } from "../core/models/thesaurus/load-thesaurus.js";
 
 const DATASETS = ["xquad_de", "xquad_en", "xquad_de2en", "xquad_en2de", "tatoeba_de2en", "tatoeba_en2de"];
 
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
       "eval-dir": { type: "string", default: join(import.meta.dirname, "../../shared/eval") },
       "dictionary-dir": { type: "string" },
       "cache-dir": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
+      "no-thesaurus": { type: "boolean", default: false },
       out: { type: "string", default: join(import.meta.dirname, "results/embedder-eval.json") },
     },
   });
@@ -220,13 +222,19 @@ async function main(): Promise<void> {
     warning: loaded.warning ?? null,
   };
   console.log(`lexicon: ${JSON.stringify(lexiconInfo)}`);
+  const loadedThesaurus = await loadThesaurus();
+  console.log(`thesaurus: ${loadedThesaurus.thesaurus.sources.map((source) => source.path).join(", ")}`);
   const results: Record<string, Record<string, SetResult>> = {};
   for (const name of variantNames) {
     const variant = VARIANTS[name];
     if (variant === undefined)
       throw new Error(`unknown variant ${name}; known: ${Object.keys(VARIANTS).join(", ")}`);
     const lexicon: Lexicon = variant.useLexicon ? loaded.lexicon : createEmptyLexicon();
-    const embedder = createBuiltinEmbedderWithLexicon(lexicon, { ...variant.settings, ...overrides });
+    const embedder = createBuiltinEmbedderWithLexicon(
+      lexicon,
+      { ...variant.settings, ...overrides },
+      values["no-thesaurus"] ? undefined : loadedThesaurus.thesaurus,
+    );
     results[name] = {};
     for (const dataset of datasets) {
       const result = await evaluateSet(embedder, join(values["eval-dir"], dataset));

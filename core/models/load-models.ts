@@ -82,7 +82,7 @@ export async function loadModels(
   if (loaded.warning) logger.warn({ source: loaded.source }, loaded.warning);
   logger.info({ source: loaded.source, loadMs: Math.round(loaded.loadMs) }, "lexicon ready");
   const lexicon = loaded.lexicon;
-  // Recall's synonym expansion only: ≈ 30 MB of heap with both of Debian's thesauri (ADR 0520).
+  // Recall's synonym expansion and the query's embedding (ADR 0520, 0540): ≈ 30 MB of heap with both of Debian's thesauri (ADR 0520).
   const thesaurus =
     options.thesaurus === false
       ? undefined
@@ -98,7 +98,7 @@ export async function loadModels(
     );
   // A worker thread reads the lexicon from the cache file, which exists unless writing it failed.
   const lexiconCached = loaded.source !== "dictionaries" || loaded.warning === undefined;
-  const embedder = await loadEmbedder(config, options, lexicon, lexiconCached, logger);
+  const embedder = await loadEmbedder(config, options, lexicon, lexiconCached, logger, thesaurus?.thesaurus);
   let reranker: Reranker | undefined;
   try {
     reranker = await loadReranker(config, lexicon, thesaurus?.thesaurus);
@@ -124,6 +124,7 @@ async function loadEmbedder(
   lexicon: Lexicon,
   lexiconCached: boolean,
   logger: Logger,
+  thesaurus: Thesaurus | undefined,
 ): Promise<EmbeddingProvider> {
   const embedding = config.embedding;
   switch (embedding.kind) {
@@ -143,7 +144,9 @@ async function loadEmbedder(
         ...(embedding.dim !== undefined ? { dim: embedding.dim } : {}),
       });
     case "builtin": {
-      const local = createBuiltinEmbedderWithLexicon(lexicon);
+      // Queries are embedded here, with their words' synonyms (ADR 0540); passages, here or in the
+      // workers, never get synonyms, so the workers need no thesaurus.
+      const local = createBuiltinEmbedderWithLexicon(lexicon, {}, thesaurus);
       const workers = options.builtinWorkers ?? embedding.passageWorkers;
       // Each worker thread loads its own copy of the lexicon from the cache file; without that file it
       // would parse the dictionaries again (a minute and ≈ 1 GB), so then everything stays here.

@@ -13,6 +13,7 @@ import {
 } from "../../core/models/builtin/create-builtin-embedder.js";
 import { STORED_VECTOR_DIM } from "../../core/models/embedding-provider.js";
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
+import type { Thesaurus } from "../../core/models/thesaurus/thesaurus.js";
 import { ENGLISH_GERMAN, GERMAN_ENGLISH, writeDictdFixture } from "./dictd-fixture.js";
 
 function cosine(left: Float32Array, right: Float32Array): number {
@@ -289,4 +290,28 @@ test("the token count's character scan equals the piece pattern on any text", (t
     approximateTokenCount("Köln hat 1.085.000 Einwohner²!"),
     tokenCountByRegex("Köln hat 1.085.000 Einwohner²!"),
   );
+});
+
+test("thesaurus synonyms in the query's features (ADR 0540): off by default, passages never change", async (t) => {
+  const lexicon = await fixtureLexicon();
+  const thesaurus: Thesaurus = {
+    sources: [],
+    fingerprint: "fixture",
+    meanings: (word, language) => (language === "de" && word === "symptome" ? [["krankheitszeichen"]] : []),
+  };
+  const texts = ["Welche Symptome gibt es?", "Welche Krankheitszeichen treten auf?"];
+  const plain = createBuiltinEmbedderWithLexicon(lexicon);
+  const defaults = createBuiltinEmbedderWithLexicon(lexicon, {}, thesaurus);
+  t.deepEqual(await defaults.embed(texts, "query"), await plain.embed(texts, "query"));
+  const withSynonyms = createBuiltinEmbedderWithLexicon(lexicon, { querySynonymWeight: 0.5 }, thesaurus);
+  t.deepEqual(await withSynonyms.embed(texts, "passage"), await plain.embed(texts, "passage"));
+  const [question] = await plain.embed(texts, "query");
+  const [expanded] = await withSynonyms.embed(texts, "query");
+  const [, answer] = await plain.embed(texts, "passage");
+  if (question === undefined || expanded === undefined || answer === undefined) return t.fail();
+  t.true(cosine(expanded, answer) > cosine(question, answer) + 0.05, `${cosine(expanded, answer)}`);
+  // Passages with synonyms are another space: their id names the thesaurus.
+  const passages = createBuiltinEmbedderWithLexicon(lexicon, { passageSynonymWeight: 0.5 }, thesaurus);
+  t.not(passages.id, plain.id);
+  t.true(passages.id.includes("-th"));
 });

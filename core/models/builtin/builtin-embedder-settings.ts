@@ -39,6 +39,12 @@ export interface BuiltinEmbedderSettings {
   readonly cooccurrenceExponent: number;
   /** Bonus for translations spelled like the word (see cognate-similarity.ts). */
   readonly cognateBoost: number;
+  /** Weight of a query word's thesaurus synonyms' stems, in its own language's block (0: none). */
+  readonly querySynonymWeight: number;
+  /** Weight of a passage word's thesaurus synonyms' stems (0: none). */
+  readonly passageSynonymWeight: number;
+  /** true: a word's synonyms share its synonym weight (split by count); false: each gets it whole. */
+  readonly synonymSplit: boolean;
 }
 
 export const DEFAULT_BUILTIN_EMBEDDER_SETTINGS: BuiltinEmbedderSettings = {
@@ -60,6 +66,9 @@ export const DEFAULT_BUILTIN_EMBEDDER_SETTINGS: BuiltinEmbedderSettings = {
   translationPriorExponent: 0.25,
   cooccurrenceExponent: 1,
   cognateBoost: 3,
+  querySynonymWeight: 0,
+  passageSynonymWeight: 0,
+  synonymSplit: false,
 };
 
 /** "" when `settings` equal `base`, else a short stable hash of the values (part of the space id). */

@@ -10,6 +10,7 @@ import { STORED_VECTOR_DIM } from "../embedding-provider.js";
 import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { type LoadLexiconOptions, loadLexicon } from "../lexicon/load-lexicon.js";
+import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { createWordAnalyzer } from "./analyze-word.js";
 import { approximateTokenizer } from "./approximate-token-count.js";
 import {
@@ -56,7 +57,11 @@ function shortHash(text: string): string {
 }
 
 /** Everything feature extraction needs, with empty caches (also used by the bench's diagnostics). */
-export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedderSettings): FeatureContext {
+export function createFeatureContext(
+  lexicon: Lexicon,
+  settings: BuiltinEmbedderSettings,
+  thesaurus?: Thesaurus,
+): FeatureContext {
   const idf = createWordIdf(lexicon);
   const analyze = createWordAnalyzer(lexicon, idf);
   const translator = createWordTranslator(lexicon, idf, settings);
@@ -64,7 +69,14 @@ export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedder
     settings,
     lexicon,
     translator,
-    facts: createWordFactsLookup({ settings, lexicon, analyze, translator }),
+    // Synonyms are looked up only when some purpose uses them (ADR 0540; off in the defaults).
+    facts: createWordFactsLookup({
+      settings,
+      lexicon,
+      analyze,
+      translator,
+      thesaurus: settings.querySynonymWeight > 0 || settings.passageSynonymWeight > 0 ? thesaurus : undefined,
+    }),
   };
 }
 
@@ -72,6 +84,7 @@ export function createFeatureContext(lexicon: Lexicon, settings: BuiltinEmbedder
 export function createBuiltinEmbedderWithLexicon(
   lexicon: Lexicon,
   settingsOverride: Partial<BuiltinEmbedderSettings> = {},
+  thesaurus?: Thesaurus,
 ): Omit<BuiltinEmbedder, "lexiconLoadMs"> {
   const crossLingual = lexicon.headwordCount.de2en + lexicon.headwordCount.en2de > 0;
   const base: BuiltinEmbedderSettings = {
@@ -80,9 +93,14 @@ export function createBuiltinEmbedderWithLexicon(
     ...(crossLingual ? {} : { languageBlocks: false }),
   };
   const settings: BuiltinEmbedderSettings = { ...base, ...settingsOverride };
-  const context = createFeatureContext(lexicon, settings);
+  const context = createFeatureContext(lexicon, settings, thesaurus);
   // The dictionary is part of the space: vectors made with another edition (or none) are not comparable.
   const lexiconPart = crossLingual ? `-fd${shortHash(lexicon.fingerprint)}` : "-nolex";
+  // Passages with synonyms depend on the thesaurus files too (queries are not stored: no new space).
+  const thesaurusPart =
+    settings.passageSynonymWeight > 0 && thesaurus !== undefined && thesaurus.fingerprint !== ""
+      ? `-th${shortHash(thesaurus.fingerprint)}`
+      : "";
   const tag = settingsTag(settings, base);
   const layout = blockLayout(STORED_VECTOR_DIM, settings);
   const lane = createTimeSlicedLane(SLICE_MS);
@@ -94,7 +112,7 @@ export function createBuiltinEmbedderWithLexicon(
       settings.hashCopies,
     );
   return {
-    id: `${BUILTIN_EMBEDDER_ID}${lexiconPart}${tag.length > 0 ? `-s${tag}` : ""}`,
+    id: `${BUILTIN_EMBEDDER_ID}${lexiconPart}${tag.length > 0 ? `-s${tag}` : ""}${thesaurusPart}`,
     dim: STORED_VECTOR_DIM,
     tokenizer: approximateTokenizer,
     crossLingual,

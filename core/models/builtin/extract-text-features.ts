@@ -12,7 +12,13 @@ import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import { FeatureBag } from "./feature-bag.js";
 import { featureHash } from "./feature-hash.js";
 import { tokenizeWords } from "./tokenize-words.js";
-import { TRANSLATION_STRIDE, type WordFacts, type WordFactsLookup, type WordFeatures } from "./word-facts.js";
+import {
+  SYNONYM_STRIDE,
+  TRANSLATION_STRIDE,
+  type WordFacts,
+  type WordFactsLookup,
+  type WordFeatures,
+} from "./word-facts.js";
 import type { WordTranslator } from "./word-translator.js";
 
 export interface FeatureContext {
@@ -91,6 +97,17 @@ export function extractTextFeatures(
     // Off in the default settings (weight 0): then the n-grams are not even cut.
     if (settings.ngramWeight > 0)
       addNgrams(bag, fact.word, settings.ngramSizes, settings.ngramWeight * weight);
+    const synonymWeight = purpose === "query" ? settings.querySynonymWeight : settings.passageSynonymWeight;
+    if (synonymWeight > 0) {
+      const synonyms = features.synonyms;
+      for (let index = 0; index < synonyms.length; index += SYNONYM_STRIDE)
+        bag.add(
+          language,
+          synonyms[index] as number,
+          1,
+          synonymWeight * weight * (synonyms[index + 1] as number),
+        );
+    }
     if (settings.compoundPartWeight > 0) {
       const parts = features.compoundHashes;
       for (const part of parts) bag.add("de", part, 1 / parts.length, settings.compoundPartWeight * weight);

@@ -11,9 +11,12 @@ import { createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { dictionaryVote, type LanguageClues, languageClues } from "../lexicon/detect-language.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
+import { DEFAULT_SYNONYM_POLICY, findSynonyms } from "../thesaurus/find-synonyms.js";
+import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import type { WordAnalyzer } from "./analyze-word.js";
 import type { BuiltinEmbedderSettings } from "./builtin-embedder-settings.js";
 import { featureHash } from "./feature-hash.js";
+import { tokenizeWords } from "./tokenize-words.js";
 import type { WordTranslator } from "./word-translator.js";
 
 /** What one word adds to a text of its language (extract-text-features.ts turns it into features). */
@@ -38,16 +41,64 @@ export interface WordFeatures {
   readonly translations: readonly number[];
   /** Hashes of a German compound's parts' stems (one entry per part, repeats kept). */
   readonly compoundHashes: readonly number[];
+  /**
+   * Per thesaurus synonym stem (ADR 0540), two numbers: its hash and its share of the word (1 / senses,
+   * split among a multi-word synonym's content words, and among the synonyms when the settings say so),
+   * to be multiplied by the purpose's synonym weight and the word's weight. Empty without a thesaurus.
+   */
+  readonly synonyms: readonly number[];
 }
+
+/** Numbers per synonym in `WordFeatures.synonyms`. */
+export const SYNONYM_STRIDE = 2;
 
 /** Numbers per translation in `WordFeatures.translations`. */
 export const TRANSLATION_STRIDE = 3;
 
 export interface WordFactsContext {
-  readonly settings: Pick<BuiltinEmbedderSettings, "idfPower" | "stopwordWeight" | "translationSharePower">;
+  readonly settings: Pick<
+    BuiltinEmbedderSettings,
+    "idfPower" | "stopwordWeight" | "translationSharePower" | "synonymSplit"
+  >;
   readonly lexicon: Lexicon;
   readonly analyze: WordAnalyzer;
   readonly translator: WordTranslator;
+  /** Synonyms' stems come from here (ADR 0540); unset: none. */
+  readonly thesaurus?: Thesaurus | undefined;
+}
+
+/**
+ * The stems of a word's synonyms in its own language, with their shares (see WordFeatures.synonyms):
+ * the words query expansion would search for it (find-synonyms.ts, the same per-language policy),
+ * without the word's own stem and each stem once.
+ */
+function synonymFeatures(
+  word: string,
+  language: LexiconLanguage,
+  ownStem: string,
+  context: WordFactsContext,
+): readonly number[] {
+  const { thesaurus, lexicon, analyze, settings } = context;
+  if (thesaurus === undefined) return NONE;
+  const policy = DEFAULT_SYNONYM_POLICY[language];
+  const found = findSynonyms(thesaurus, lexicon, word, language, policy);
+  if (found === undefined) return NONE;
+  const shares = new Map<string, number>();
+  const perSynonym = settings.synonymSplit ? 1 / found.synonyms.length : 1;
+  for (const synonym of found.synonyms) {
+    const parts = tokenizeWords(synonym).filter((part) => !STOPWORDS[language].has(part));
+    if (parts.length === 0 || (parts.length > 1 && !policy.multiWordParts)) continue;
+    for (const part of parts) {
+      const stem = analyze(part, language).stem;
+      if (stem === ownStem) continue;
+      const share = perSynonym / found.meanings / parts.length;
+      shares.set(stem, Math.max(shares.get(stem) ?? 0, share));
+    }
+  }
+  if (shares.size === 0) return NONE;
+  const numbers: number[] = [];
+  for (const [stem, share] of shares) numbers.push(featureHash(stem), share);
+  return numbers;
 }
 
 const DIGITS = /^\p{N}+$/u;
@@ -88,6 +139,10 @@ function wordFeatures(word: string, language: LexiconLanguage, context: WordFact
     stemHash: featureHash(digits ? word : analysis.stem),
     translations,
     compoundHashes: parts.length > 0 ? parts.map(featureHash) : NONE,
+    synonyms:
+      !digits && !stopword && weightedIdf > 0
+        ? synonymFeatures(word, language, analysis.stem, context)
+        : NONE,
   };
 }
 
