@@ -95,7 +95,12 @@ export async function recordQuery(
     undefined,
   );
   const { fulltext, chunks } = await withTenantSnapshot(core.storage.db, tenantId, async (tx) => {
-    const fulltext = await searchFulltext(tx, tenantId, { query: query.text, depth, lexicon: core.lexicon });
+    const fulltext = await searchFulltext(tx, tenantId, {
+      query: query.text,
+      depth,
+      lexicon: core.lexicon,
+      thesaurus: core.models.thesaurus,
+    });
     const ids = [...new Set([...fulltext.hits.map((h) => h.chunkId), ...vectorHits.map((h) => h.chunkId)])];
     return { fulltext, chunks: await readCandidateChunks(tx, tenantId, ids, undefined) };
   });
@@ -128,6 +133,7 @@ export async function recordQuery(
             memoryType: c.memoryType,
             createdAt: c.createdAt,
           })),
+          { workspaceChunks: fulltext.chunkCount },
         );
   return {
     id: query.id,

@@ -7,9 +7,15 @@ export interface RerankCandidate {
   readonly createdAt?: Date;
 }
 
+/** What a reranker may know of the workspace the candidates come from; providers may ignore it. */
+export interface RerankContext {
+  /** The workspace's current chunks (BM25's N). */
+  readonly workspaceChunks?: number;
+}
+
 /** Scores candidates against a query; higher is better. Returns one score per candidate, in input order. */
 export interface Reranker {
   readonly id: string;
-  rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]>;
+  rerank(query: string, candidates: readonly RerankCandidate[], context?: RerankContext): Promise<number[]>;
   close?(): Promise<void>;
 }

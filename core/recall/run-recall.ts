@@ -74,6 +74,7 @@ export async function runRecall(
       strictProviders: deps.strictProviders,
       logger: deps.logger,
       tenantId,
+      workspaceChunks: first.fulltext.chunkCount,
     }));
   }
 

@@ -1,5 +1,9 @@
 import test from "ava";
-import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
+import {
+  createBuiltinReranker,
+  REPEAT_FROM,
+  repeatScale,
+} from "../../core/models/builtin/create-builtin-reranker.js";
 import { rerankFeatures } from "../../core/models/builtin/rerank-features.js";
 import { analyzeRerankQuery } from "../../core/models/builtin/rerank-query.js";
 import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
@@ -48,6 +52,35 @@ test("the built-in reranker prefers the passage that covers more of the query", 
   t.true((scores[1] ?? 0) > (scores[0] ?? 0));
   t.true((scores[0] ?? 0) > (scores[2] ?? 0));
   t.is(reranker.id, "builtin-features-v1");
+});
+
+test("repeat: the weighted share of the query's words a passage contains more than once", (t) => {
+  const query = analyzeRerankQuery("Zug Berlin", undefined);
+  const once = rerankFeatures(query, { title: "", text: "Der Zug nach Berlin." }, now);
+  t.is(once.coverage, 1);
+  t.is(once.repeat, 0);
+  const twice = rerankFeatures(query, { title: "", text: "Der Zug nach Berlin. Berlin ist groß." }, now);
+  t.is(twice.repeat, 0.5);
+  const both = rerankFeatures(query, { title: "", text: "Zug, Zug, Zug nach Berlin und Berlin." }, now);
+  t.is(both.repeat, 1);
+});
+
+test("repeat counts only above REPEAT_FROM chunks, growing with ln of the workspace's size, capped", async (t) => {
+  t.is(repeatScale(undefined), 0);
+  t.is(repeatScale(REPEAT_FROM), 0);
+  t.true(Math.abs(repeatScale(REPEAT_FROM * Math.E) - 1) < 1e-9);
+  t.is(repeatScale(10_000_000), 4);
+  const reranker = createBuiltinReranker({ now: () => now });
+  const candidates = [
+    { id: "once", title: "", text: "Der Zug nach Berlin fährt." },
+    { id: "about", title: "", text: "Der Zug nach Berlin fährt. In Berlin hält der Zug am Hauptbahnhof." },
+  ];
+  const small = await reranker.rerank("Zug nach Berlin", candidates, { workspaceChunks: 1_000 });
+  t.is(small[0], small[1]);
+  t.deepEqual(await reranker.rerank("Zug nach Berlin", candidates), small);
+  const large = await reranker.rerank("Zug nach Berlin", candidates, { workspaceChunks: 100_000 });
+  t.is(large[0], small[0]);
+  t.true((large[1] ?? 0) > (large[0] ?? 0));
 });
 
 test("blending keeps one score per candidate, best first, and the first stage breaks even splits", (t) => {

@@ -6,6 +6,12 @@ import { tokenizeWords } from "./tokenize-words.js";
 export interface RerankFeatures {
   /** Weighted share of the query's words the passage contains (BM25 rewards repeats of one word instead). */
   readonly coverage: number;
+  /**
+   * Weighted share of the query's words the passage contains more than once: a passage about a word
+   * repeats it, one that mentions it in passing does not (BM25's tf saturates after a few repeats and
+   * its idf favours a passing mention of rarer words; ADR 0550).
+   */
+  readonly repeat: number;
   /** Weighted share of the query's words inside the best window of PROXIMITY_WINDOW words. */
   readonly proximity: number;
   /** Share of the query's adjacent word pairs that occur in the passage in order, at most one word apart. */
@@ -44,6 +50,18 @@ export function createTokenMatcher(query: readonly QueryWord[]): TokenMatcher {
     }
     return index;
   };
+}
+
+/** The weighted share of the query's words that occur at least twice among `matches`. */
+function repeatedShare(matches: readonly number[], query: readonly QueryWord[], total: number): number {
+  const seen = new Uint8Array(query.length);
+  let sum = 0;
+  for (const i of matches) {
+    if (i < 0 || seen[i] === 2) continue;
+    seen[i] = (seen[i] ?? 0) + 1;
+    if (seen[i] === 2) sum += query[i]?.weight ?? 0;
+  }
+  return total > 0 ? sum / total : 0;
 }
 
 function weightedShare(indexes: Iterable<number>, query: readonly QueryWord[], total: number): number {
@@ -93,6 +111,7 @@ export function rerankFeatures(
   const total = query.reduce((sum, q) => sum + q.weight, 0);
   const matches = tokenizeWords(candidate.text).map(match);
   const coverage = weightedShare(matches, query, total);
+  const repeat = skip.has("repeat") ? 0 : repeatedShare(matches, query, total);
   const proximity = skip.has("proximity") ? 0 : bestWindowShare(matches, query, total);
   let pairs = 0;
   let found = 0;
@@ -111,5 +130,5 @@ export function rerankFeatures(
     candidate.memoryType === "episodic" && candidate.createdAt !== undefined
       ? Math.exp(-Math.max(0, now.getTime() - candidate.createdAt.getTime()) / (RECENCY_DAYS * DAY_MS))
       : 0;
-  return { coverage, proximity, phrase: pairs > 0 ? found / pairs : 0, title, recency };
+  return { coverage, repeat, proximity, phrase: pairs > 0 ? found / pairs : 0, title, recency };
 }

@@ -21,6 +21,8 @@ export interface RerankStage {
   readonly strictProviders: boolean | undefined;
   readonly logger: Logger;
   readonly tenantId: string;
+  /** The workspace's current chunks (the built-in reranker's `repeat` grows with it, ADR 0550). */
+  readonly workspaceChunks: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function rerankCandidates(
           memoryType: c.chunk.memoryType,
           createdAt: c.chunk.createdAt,
         })),
+        { workspaceChunks: stage.workspaceChunks },
       ),
     );
     // With calibrated fusion the built-in reranker's score (the idf-weighted share of the query's
