@@ -10,6 +10,7 @@ import {
   createMaintenanceProcess,
   type VectorMaintainer,
 } from "../../worker/vector-maintenance/maintenance-process.js";
+import { denseVector } from "../helpers/dense-vector.js";
 
 // ADR 0560: vector-table upkeep runs in a child process at lower priority; the serving process's
 // store sees its results (the new index, the compacted fragments) on its next read.
@@ -30,15 +31,7 @@ test.after.always(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function dense(i: number, dim = 1024): Float32Array {
-  let state = (i + 1) * 2654435761;
-  const v = Float32Array.from({ length: dim }, () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32 - 0.5;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
+const dense = denseVector;
 
 const rows = (from: number, n: number): ChunkVectorRow[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -8,6 +8,7 @@ import { indexSegmentBound, maintainVectorTable } from "../../core/vectors/maint
 import type { ChunkVectorRow, VectorStore } from "../../core/vectors/vector-store.js";
 import { parseVectorTableName, vectorTableName } from "../../core/vectors/vector-table-name.js";
 import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
+import { denseVector } from "../helpers/dense-vector.js";
 
 // The vector API recall and graph call (docs/ingest.md "Vector API"), against a real LanceDB.
 
@@ -32,19 +33,7 @@ function axis(i: number, dim = 1024): Float32Array {
   return v;
 }
 
-/**
- * A dense pseudo-random unit vector, distinct per `i`. Sparse axis vectors are nearly orthogonal to
- * one another, a case where an approximate (HNSW) search may miss the exact row.
- */
-function dense(i: number, dim = 1024): Float32Array {
-  let state = (i + 1) * 2654435761;
-  const v = Float32Array.from({ length: dim }, () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32 - 0.5;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
+const dense = denseVector;
 
 function row(
   memoryId: string,

@@ -9,6 +9,7 @@ import { warmHotVectorsEarly } from "../../core/recall/warm-workspaces.js";
 import { openVectorStore } from "../../core/vectors/lancedb-vector-store.js";
 import { maintainVectorTable } from "../../core/vectors/maintain-vector-table.js";
 import type { ChunkVectorRow, VectorStore } from "../../core/vectors/vector-store.js";
+import { denseVector } from "../helpers/dense-vector.js";
 
 // A restart loads the ANN indexes of the last run's hottest workspaces while the models still load
 // (issue 46: a 100k workspace's first recall after a restart paid its index load), and a recall that
@@ -24,16 +25,7 @@ test.after.always(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A dense pseudo-random unit vector, distinct per `i`. */
-function dense(i: number, dim = 1024): Float32Array {
-  let state = (i + 1) * 2654435761;
-  const v = Float32Array.from({ length: dim }, () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32 - 0.5;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
+const dense = denseVector;
 
 /** A tenant with `rows` vectors and an ANN index over them; answers its memory ids in row order. */
 async function indexedTenant(
