@@ -65,7 +65,12 @@ export function createMaintenanceProcess(uri: string, logger: Logger): VectorMai
     child?.unref();
     child?.channel?.unref();
     idleTimer = setTimeout(() => {
-      if (pending.size === 0) child?.disconnect();
+      if (pending.size > 0 || child === undefined) return;
+      // Forgotten first, so a job arriving while it exits starts a new child rather than writing to
+      // a closed channel.
+      const leaving = child;
+      child = undefined;
+      leaving.disconnect();
     }, IDLE_EXIT_MS);
     idleTimer.unref();
   };
