@@ -26,14 +26,17 @@ export interface VectorMaintainer {
  * CPU work — an ANN build as much as a search — on one pool of threads per process, so an index
  * build of one workspace queued every other workspace's searches behind it: measured, a search of a
  * 10k-row table took 3 ms alone and up to 36.6 s while a 40k-row HNSW build ran in the same process;
- * with the build in a child at niceness 10, at most 0.38 s (.tmp experiment, docs/scaling.md). One
- * child, started on the first job, serves the jobs one by one and leaves when idle.
+ * with the build in a child at niceness 10, at most 0.38 s (bench/upkeep-interference.ts). One
+ * child, started on the first job, serves the jobs as they come and leaves when idle.
  */
 export function createMaintenanceProcess(uri: string, logger: Logger): VectorMaintainer {
   let child: ChildProcess | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (r: MaintainResult) => void; reject: (e: Error) => void }>();
+  const pending = new Map<
+    number,
+    { owner: ChildProcess; resolve: (r: MaintainResult) => void; reject: (e: Error) => void }
+  >();
 
   const start = (): ChildProcess => {
     const started = fork(CHILD_ENTRY, [uri, String(CHILD_NICENESS)], {
@@ -51,11 +54,15 @@ export function createMaintenanceProcess(uri: string, logger: Logger): VectorMai
     started.channel?.unref();
     started.on("exit", (code, signal) => {
       if (child === started) child = undefined;
-      if (pending.size > 0)
+      // Its jobs fail and are retried by the queue; the next job starts a new child. Only its own:
+      // a child that left idle may exit after a newer one took a job.
+      const lost = [...pending].filter(([, waiter]) => waiter.owner === started);
+      if (lost.length > 0)
         logger.warn({ code, signal }, "vector maintenance process ended with jobs running");
-      // Its jobs fail and are retried by the queue; the next job starts a new child.
-      for (const waiter of pending.values()) waiter.reject(new Error("vector maintenance process ended"));
-      pending.clear();
+      for (const [id, waiter] of lost) {
+        pending.delete(id);
+        waiter.reject(new Error("vector maintenance process ended"));
+      }
     });
     started.on("error", (error) => logger.warn({ err: error }, "vector maintenance process failed"));
     return started;
@@ -86,9 +93,10 @@ export function createMaintenanceProcess(uri: string, logger: Logger): VectorMai
       child.channel?.ref();
       const id = nextId++;
       const request: MaintainRequest = { id, tenantId, space, options };
+      const owner = child;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child?.send(request);
+        pending.set(id, { owner, resolve, reject });
+        owner.send(request);
       });
     },
     async close() {
