@@ -82,7 +82,8 @@ export async function loadModels(
   if (loaded.warning) logger.warn({ source: loaded.source }, loaded.warning);
   logger.info({ source: loaded.source, loadMs: Math.round(loaded.loadMs) }, "lexicon ready");
   const lexicon = loaded.lexicon;
-  // Recall's synonym expansion and the query's embedding (ADR 0520, 0540): ≈ 30 MB of heap with both of Debian's thesauri (ADR 0520).
+  // Recall's synonym expansion and the query's embedding (ADR 0520, 0540): ≈ 30 MB of heap with both
+  // of Debian's thesauri.
   const thesaurus =
     options.thesaurus === false
       ? undefined

@@ -83,9 +83,10 @@ function turnColumn(tx: TransactionSql) {
 /**
  * The given chunks with their memories, keeping only versions visible to the recall: current ones, or
  * those valid at `asOf` (spec service_recall_at_time: valid_from <= as_of < valid_to or unset), and
- * never failed ones. A conversation session's chunks are marked as turns (ADR 0530). The hit's valid_from is its chunk's: the version's own, except for a conversation
- * turn, which keeps its message time (docs/ingest.md "Conversations"). A vector hit whose chunk is no longer current in PostgreSQL drops out here
- * (docs/ingest.md: PostgreSQL is authoritative).
+ * never failed ones. A conversation session's chunks are marked as turns (ADR 0530). The hit's
+ * valid_from is its chunk's: the version's own, except for a conversation turn, which keeps its
+ * message time (docs/ingest.md "Conversations"). A vector hit whose chunk is no longer current in
+ * PostgreSQL drops out here (docs/ingest.md: PostgreSQL is authoritative).
  */
 export async function readCandidateChunks(
   tx: TransactionSql,

@@ -52,8 +52,8 @@ export interface BuiltinRerankerOptions {
 /**
  * The built-in offline reranker (issue #6 item 5): no model weights, a linear score over features the
  * first stage lacks — coverage of the query's words (cross-lingual through the dictionary), their
- * repetition in large workspaces, their proximity and order, title match, and recency for episodic memories. Recall blends its order with
- * the fused order (core/recall/rerank/blend-reranked.ts).
+ * repetition in large workspaces, their proximity and order, title match, and recency for episodic
+ * memories. Recall blends its order with the fused order (core/recall/rerank/blend-reranked.ts).
  */
 export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Reranker {
   const configured = { ...DEFAULT_RERANK_WEIGHTS, ...options.weights };
