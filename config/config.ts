@@ -107,7 +107,7 @@ const envSchema = z.object({
   OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: flag.default(false),
   EMBEDDING_PROVIDER: z.enum(["builtin", "onnx", "http"]).optional(),
   // Worker threads for the built-in embedder's passages; queries stay on the calling thread (0: all there).
-  BUILTIN_EMBEDDER_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
+  BUILTIN_EMBEDDER_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   EMBEDDING_MODEL_DIR: z.string().trim().min(1).optional(),
   EMBEDDING_URL: optionalUrl(["http:", "https:"]),
   EMBEDDING_MODEL: z.string().trim().min(1).optional(),

@@ -23,6 +23,11 @@ export interface PooledEmbedderOptions {
   readonly maxQueuedJobs?: number;
   /** Texts per job (default 32); a smaller call is split so every worker gets a share. */
   readonly jobSize?: number;
+  /**
+   * Niceness of the worker threads (default: the process's). Work nobody waits for (a bulk load's
+   * passages) runs below the thread that serves requests, so the OS gives that thread the core first.
+   */
+  readonly niceness?: number;
   /** How long close() lets a worker finish before terminating it (default 5 s). */
   readonly closeTimeoutMs?: number;
 }
@@ -50,6 +55,7 @@ export async function createPooledEmbedder(options: PooledEmbedderOptions): Prom
     moduleUrl: String(options.moduleUrl),
     exportName: options.exportName,
     options: options.options,
+    ...(options.niceness !== undefined ? { niceness: options.niceness } : {}),
   };
   const pool = new EmbedderWorkerPool(
     BOOTSTRAP_URL,

@@ -9,8 +9,8 @@ import type { EmbeddingProvider, EmbedPurpose } from "./embedding-provider.js";
  * left (issue 46: recall p95 during a 50k bulk load 147 ms against 56 ms settled; the service's CPU
  * profile showed the thread busy in stretches of 100–500 ms). Passages in a worker leave the calling
  * thread to requests and let the OS share the two cores; a query stays here, where it is a few
- * milliseconds and needs no hop. Off by default (BUILTIN_EMBEDDER_WORKERS=0) until measured on a quiet
- * machine: docs/ingest.md "Models".
+ * milliseconds and needs no hop. The workers run at niceness 10, so the OS gives the core to requests
+ * first (ADR 0580; on by default, BUILTIN_EMBEDDER_WORKERS=1).
  *
  * The pool starts with the first passage, not the process (a process that never writes pays nothing);
  * until it is ready, and for good if it cannot start or disagrees about the embedding space, passages

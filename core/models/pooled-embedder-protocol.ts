@@ -9,6 +9,8 @@ export interface PoolWorkerData {
   readonly moduleUrl: string;
   readonly exportName: string;
   readonly options: unknown;
+  /** Niceness the worker thread sets on itself before it starts its provider (undefined: as the process). */
+  readonly niceness?: number;
 }
 
 export type ToWorker =

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
+import { lowerThreadPriority } from "../../lib/lower-thread-priority.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import {
   type FromWorker,
@@ -15,6 +16,7 @@ import { isRecord } from "./read-json-file.js";
 const port = parentPort;
 if (port === null) throw new Error("pooled-embedder-worker must run in a worker thread");
 const data = workerData as PoolWorkerData;
+if (data.niceness !== undefined) lowerThreadPriority(data.niceness);
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 const provider = await createProvider(data).catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
@@ -77,6 +77,59 @@ test("the built-in embedder in worker threads gives the same space and vectors",
     t.deepEqual(b, a);
   } finally {
     await Promise.all([inThread.close(), pooled.close()]);
+  }
+});
+
+/** Name and niceness of each of this process's threads (/proc/self/task/<tid>/stat: fields 2 and 19). */
+async function threadNiceness(): Promise<Map<number, { name: string; nice: number }>> {
+  const result = new Map<number, { name: string; nice: number }>();
+  for (const tid of await readdir("/proc/self/task")) {
+    const stat = await readFile(`/proc/self/task/${tid}/stat`, "utf8").catch(() => "");
+    // Fields after the name (which may hold spaces) start with field 3, the state.
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields.length > 16) result.set(Number(tid), { name, nice: Number(fields[16]) });
+  }
+  return result;
+}
+
+// Serial: the other tests' pools would add threads of their own.
+test.serial("passages go to a worker thread at niceness 10; no other thread is lowered", async (t) => {
+  const before = await threadNiceness();
+  const models = await loadTestModels({}, { builtinWorkers: 1 });
+  try {
+    // The pool starts with the first passage; until it is ready passages are embedded here.
+    let lowered: number[] = [];
+    for (let attempt = 0; attempt < 300 && lowered.length === 0; attempt++) {
+      await models.embedder.embed(TEXTS, "passage");
+      const now = await threadNiceness();
+      lowered = [...now]
+        .filter(([tid, thread]) => !before.has(tid) && thread.nice === 10)
+        .map(([tid]) => tid);
+      if (lowered.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const now = await threadNiceness();
+    t.deepEqual(
+      lowered.map((tid) => now.get(tid)?.name),
+      ["WorkerThread"],
+      "the passage worker, not a thread the process shares (libuv's pool, LanceDB's runtime)",
+    );
+    for (const [tid, thread] of now) {
+      if (!lowered.includes(tid))
+        t.is(thread.nice, before.get(tid)?.nice ?? 0, `${thread.name} keeps its niceness`);
+    }
+    // Queries stay here and the pooled passages keep the space: the same vectors as in-thread ones.
+    const inThread = await loadTestModels({}, { builtinWorkers: 0 });
+    try {
+      t.deepEqual(
+        await models.embedder.embed(TEXTS, "passage"),
+        await inThread.embedder.embed(TEXTS, "passage"),
+      );
+    } finally {
+      await inThread.close();
+    }
+  } finally {
+    await models.close();
   }
 });
 
