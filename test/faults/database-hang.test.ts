@@ -86,7 +86,16 @@ test.serial(
       title: "Frozen",
       content: "The tide table hangs in the harbour office.",
     };
-    t.is((await post("/api/v1/memory/entries", { ...entry, title: "Warm" })).status, 201);
+    // The test before this one froze the database too: its watchdog clears the stall at its next ping
+    // (≤ 0.5 s after the database answers), which may come after /api/health has seen it answer.
+    const warm = await waitFor(
+      async () => {
+        const res = await post("/api/v1/memory/entries", { ...entry, title: "Warm" });
+        return res.status === 503 ? undefined : res;
+      },
+      { what: "a write to be accepted after the previous freeze", timeoutMs: 10_000 },
+    );
+    t.is(warm.status, 201, await warm.clone().text());
     const calls: [string, () => Promise<Response>, (res: Response) => Promise<void>][] = [
       ["recall", () => post("/api/memory/recall", { query: "tide table" }), expect503],
       ["store", () => post("/api/v1/memory/entries", { ...entry, title: "Refused" }), expect503],

@@ -37,7 +37,12 @@ test("a missing score is an error, not a silent reorder", (t) => {
 test("the reranker never lowers a fused score, and leaves the lower half of its own scores alone", (t) => {
   fc.assert(
     fc.property(
-      fc.array(fc.double({ min: 0, max: 1.3, noNaN: true }), { minLength: 1, maxLength: 25 }),
+      // Scores on a 1e-6 grid: a subnormal gap (5e-324 above the median) times the weight rounds to 0,
+      // which says nothing about the reranker (fast-check found it).
+      fc.array(
+        fc.integer({ min: 0, max: 1_300_000 }).map((n) => n / 1e6),
+        { minLength: 1, maxLength: 25 },
+      ),
       (scores) => {
         const lift = rerankContribution(scores, 0.15);
         const m = median(scores);
