@@ -10,6 +10,7 @@ import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Reranker } from "../models/reranker.js";
 import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
+import type { RecallTuning } from "../recall/recall-deps.js";
 import type { ComponentCheck } from "../status/status-service.js";
 import type { Database } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
@@ -76,4 +77,6 @@ export interface CoreOptions {
   readonly workspaceState?: MemoryBudget;
   /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
   readonly metrics?: ServiceMetrics | undefined;
+  /** Recall's depths and weights over DEFAULT_RECALL_TUNING (e.g. `prf`, ADR 0570); unset: the defaults. */
+  readonly recallTuning?: Partial<RecallTuning> | undefined;
 }

@@ -39,6 +39,7 @@ export function createRecallParts(options: CoreOptions, models: TenantModels): R
     thesaurus: options.thesaurus,
     logger: options.logger,
     models,
+    ...(options.recallTuning === undefined ? {} : { tuning: options.recallTuning }),
   };
   const recall = createRecallService({ recallLog, ...recallDeps });
   const warmUp = bm25Index

@@ -10,6 +10,7 @@ import {
 } from "./fuse/fuse-calibrated-scores.js";
 import { fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
 import { expandGraph } from "./graph/graph-candidates.js";
+import { runFeedbackPass } from "./prf/feedback-pass.js";
 import { type CandidateChunk, readCandidateChunks } from "./read-candidate-chunks.js";
 import { type Candidate, sourceOf } from "./recall-candidate.js";
 import type { RecallDeps, RecallTuning } from "./recall-deps.js";
@@ -92,7 +93,26 @@ async function firstStageIn(
       filter,
     ),
   );
-  const fused = fuseChannels(deps.embedder.id, options, tuning, fulltext, vectorHits, chunks);
+  let fused = fuseChannels(deps.embedder.id, options, tuning, fulltext, vectorHits, chunks);
+  if (stages.fulltext && tuning.prf.enabled && fused.candidates.length > 0) {
+    // Pseudo-relevance feedback (ADR 0570): terms of the first pass's best chunks, a second BM25 pass,
+    // its hits fused in place of the first's. The first pass's terms stay the snippets' terms.
+    const feedback =
+      tuning.prf.from === "fused"
+        ? fused.candidates.map((c) => ({ chunkId: c.chunk.chunkId, score: c.score }))
+        : fulltext.hits;
+    const second = await timer.time("prf", async () => {
+      const pass = await runFeedbackPass(tx, tenantId, feedback, fulltext, tuning.prf);
+      if (pass === undefined) return undefined;
+      const unseen = pass.hits.map((h) => h.chunkId).filter((id) => !chunks.has(id));
+      const more = await readCandidateChunks(tx, tenantId, unseen, asOf, filter);
+      return { pass, chunks: new Map([...chunks, ...more]) };
+    });
+    if (second !== undefined) {
+      const refined = { ...fulltext, hits: second.pass.hits, maxScore: second.pass.maxScore };
+      fused = fuseChannels(deps.embedder.id, options, tuning, refined, vectorHits, second.chunks);
+    }
+  }
   const { candidates } = fused;
   if (stages.graph && options.hops > 0 && candidates.length > 0) {
     const reached = await timer.time("graph", () =>

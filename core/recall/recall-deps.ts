@@ -6,6 +6,7 @@ import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
 import type { Database } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 import type { Bm25IndexCache } from "./bm25/bm25-index-cache.js";
+import { DEFAULT_PRF, type PrfSettings } from "./prf/feedback-pass.js";
 
 export interface RecallDeps {
   readonly db: Database;
@@ -49,6 +50,8 @@ export interface RecallTuning {
   readonly timeBoost: number;
   /** Hits one conversation session may fill with its turns (ADR 0530); Infinity: no cap. */
   readonly turnsPerSession: number;
+  /** Pseudo-relevance feedback: a second full-text pass with terms of the first pass's best (ADR 0570). */
+  readonly prf: PrfSettings;
 }
 
 export const DEFAULT_RECALL_TUNING: RecallTuning = {
@@ -62,4 +65,5 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   timeBoost: 0.5,
   // No cap: every cap measured lowered the conversation evaluation (ADR 0530).
   turnsPerSession: Number.POSITIVE_INFINITY,
+  prf: DEFAULT_PRF,
 };

@@ -36,6 +36,11 @@ export interface FulltextResult {
   readonly coverage: number;
   /** The tenant's current chunks (BM25's N): fusion's workspace-size feature. */
   readonly chunkCount: number;
+  /**
+   * Scores other terms the way these hits were scored (same snapshot, statistics, filter, `as_of`):
+   * pseudo-relevance feedback's second pass (ADR 0570). Unset when the channel was off.
+   */
+  readonly searchTerms?: (terms: readonly Bm25Term[]) => Promise<ScoredChunk[]>;
 }
 
 export interface FulltextOptions {
@@ -149,39 +154,37 @@ export async function searchFulltext(
             collection.chunkCount,
           ),
         );
-  if (view !== undefined) {
-    const indexed = await searchBm25FromIndex(
-      tx,
-      tenantId,
-      view,
-      terms,
-      collection,
-      options.depth,
-      options.filter,
-      options.asOf,
-    );
-    if (indexed !== undefined)
-      return {
-        hits: indexed.hits,
-        terms,
-        path: indexed.path,
-        maxScore,
-        coverage,
-        chunkCount: collection.chunkCount,
-      };
-  }
+  const sql = async (searched: readonly Bm25Term[]) =>
+    (
+      await searchBm25(tx, tenantId, searched, collection, options.depth, {
+        asOf: options.asOf,
+        filter: options.filter,
+      })
+    ).hits;
+  const fromIndex = (searched: readonly Bm25Term[]) =>
+    view === undefined
+      ? Promise.resolve(undefined)
+      : searchBm25FromIndex(
+          tx,
+          tenantId,
+          view,
+          searched,
+          collection,
+          options.depth,
+          options.filter,
+          options.asOf,
+        );
+  // A second pass asks the index again, and SQL if the index has moved past the snapshot meanwhile.
+  const searchTerms = async (searched: readonly Bm25Term[]) =>
+    (await fromIndex(searched))?.hits ?? sql(searched);
+  const found = { terms, maxScore, coverage, chunkCount: collection.chunkCount, searchTerms };
+  const indexed = await fromIndex(terms);
+  if (indexed !== undefined) return { hits: indexed.hits, path: indexed.path, ...found };
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
   if (options.retryWhenIndexAhead && options.index?.peek(tenantId)) throw new Bm25IndexAhead();
   const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
     asOf: options.asOf,
     filter: options.filter,
   });
-  return {
-    hits: result.hits,
-    terms,
-    path: result.path,
-    maxScore,
-    coverage,
-    chunkCount: collection.chunkCount,
-  };
+  return { hits: result.hits, path: result.path, ...found };
 }
