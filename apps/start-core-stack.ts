@@ -97,6 +97,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     },
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,
+    recallPrf: config.recallPrf,
     workspaceState: storage.workspaceState,
     metrics,
   });

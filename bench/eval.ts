@@ -18,7 +18,8 @@
  * `--via conversations` ingests the corpus through IngestService.StoreConversation (what POST
  * /api/v1/conversations calls) instead: each document one turn (`speaker`, else "User"; `valid_from`
  * its time), sessions as `session` names them, else one per day of `valid_from`, else of 20 documents; one conversation per group; a hit
- * counts as the document of the turn it shows (docs/ingest.md "Conversations").
+ * counts as the document of the turn it shows (docs/ingest.md "Conversations"). `--prf` turns recall's
+ * pseudo-relevance feedback on (RECALL_PRF, ADR 0570).
  */
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -73,6 +74,7 @@ const { values } = parseArgs({
     "out-dir": { type: "string", default: "bench/results" },
     stages: { type: "string" },
     via: { type: "string", default: "entries" },
+    prf: { type: "boolean" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
   },
 });
@@ -215,6 +217,7 @@ function printTable(result: EvalResult) {
 const core = await startEvalCore({
   databaseUrl: values["database-url"],
   lexiconCache: values["lexicon-cache"],
+  ...(values.prf === undefined ? {} : { prf: values.prf }),
 });
 try {
   await mkdir(values["out-dir"], { recursive: true });

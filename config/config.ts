@@ -149,6 +149,9 @@ const envSchema = z.object({
   // docs/recall.md "BM25": recall's BM25 from the derived in-process index (ADR 0230) or the SQL
   // scorer over the chunks' tsvectors.
   BM25_INDEX: z.enum(["memory", "sql"]).default("memory"),
+  // docs/recall.md "Pseudo-relevance feedback" (ADR 0570): a second BM25 pass with terms of the first
+  // pass's best chunks. Off: measured, it did not help every set.
+  RECALL_PRF: flag.default(false),
   // docs/scaling.md: one byte budget per process for all per-workspace derived state (BM25 indexes,
   // open vector tables; ADR 0370); default sized from the machine's memory. BM25_INDEX_BUDGET_MB is
   // its older name, from when the BM25 indexes had a budget of their own.
@@ -247,6 +250,8 @@ export interface Config {
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
    * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
    */
+  /** RECALL_PRF: recall's pseudo-relevance feedback stage (ADR 0570). */
+  readonly recallPrf: boolean;
   readonly bm25Index: {
     readonly mode: "memory" | "sql";
     /** Each workspace's index on disk, loaded when it is cold (ADR 0370): `${dataDir}/bm25`. */
@@ -471,6 +476,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     vectorMaintenance: env.VECTOR_MAINTENANCE,
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
     coreTimeoutMs: env.CORE_TIMEOUT_MS,
+    recallPrf: env.RECALL_PRF,
     bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },
     workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
     startupWarmMs: env.STARTUP_WARM_MS,

@@ -51,6 +51,8 @@ export interface EvalCoreOptions {
   readonly worker?: boolean;
   /** Recall's BM25 source (BM25_INDEX): the in-process index (default) or the SQL postings. */
   readonly bm25Index?: "memory" | "sql";
+  /** Recall's pseudo-relevance feedback (RECALL_PRF, ADR 0570); default as configured (off). */
+  readonly prf?: boolean;
 }
 
 export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore> {
@@ -77,6 +79,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     EMBEDDED_PG_PORT: String(20000 + Math.floor(Math.random() * 20000)),
     RERANKER: options.reranker === "none" ? "none" : "builtin",
     BM25_INDEX: options.bm25Index ?? "memory",
+    ...(options.prf === undefined ? {} : { RECALL_PRF: String(options.prf) }),
     ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
   });
   const logger = createLogger("warn");
@@ -97,6 +100,7 @@ export async function startEvalCore(options: EvalCoreOptions): Promise<EvalCore>
     trustClientIp: true,
     workerCheck: { name: "worker", optional: true, check: async () => ({ status: "ok", detail: "eval" }) },
     bm25Index: config.bm25Index,
+    recallPrf: config.recallPrf,
   });
   const shutdown = createShutdown(logger);
   if (options.worker !== false)

@@ -10,7 +10,6 @@ import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Reranker } from "../models/reranker.js";
 import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
-import type { RecallTuning } from "../recall/recall-deps.js";
 import type { ComponentCheck } from "../status/status-service.js";
 import type { Database } from "../store/database.js";
 import type { VectorStore } from "../vectors/vector-store.js";
@@ -77,6 +76,6 @@ export interface CoreOptions {
   readonly workspaceState?: MemoryBudget;
   /** The process's Prometheus metrics (core calls, recall stages); unset: none recorded. */
   readonly metrics?: ServiceMetrics | undefined;
-  /** Recall's depths and weights over DEFAULT_RECALL_TUNING (e.g. `prf`, ADR 0570); unset: the defaults. */
-  readonly recallTuning?: Partial<RecallTuning> | undefined;
+  /** RECALL_PRF: recall's pseudo-relevance feedback stage with its measured settings (ADR 0570); default off. */
+  readonly recallPrf?: boolean;
 }

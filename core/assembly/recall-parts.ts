@@ -1,5 +1,6 @@
 import type { TenantModels } from "../keys/tenant-models.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../recall/bm25/bm25-index-cache.js";
+import { DEFAULT_PRF } from "../recall/prf/feedback-pass.js";
 import { createRecallLogWriter, type RecallLogWriter } from "../recall/recall-log-writer.js";
 import { createRecallService } from "../recall/recall-service.js";
 import { rehearseRecall } from "../recall/rehearse-recall.js";
@@ -39,7 +40,7 @@ export function createRecallParts(options: CoreOptions, models: TenantModels): R
     thesaurus: options.thesaurus,
     logger: options.logger,
     models,
-    ...(options.recallTuning === undefined ? {} : { tuning: options.recallTuning }),
+    ...(options.recallPrf ? { tuning: { prf: { ...DEFAULT_PRF, enabled: true } } } : {}),
   };
   const recall = createRecallService({ recallLog, ...recallDeps });
   const warmUp = bm25Index

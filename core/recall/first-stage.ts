@@ -27,6 +27,8 @@ export interface FirstStage {
   readonly share: number | undefined;
   readonly fulltextHits: { memoryId: string; chunkId: string; score: number }[];
   readonly vectorHitsKnown: VectorHit[];
+  /** The lexemes pseudo-relevance feedback added to the full-text query (ADR 0570); unset: none. */
+  readonly feedbackTerms?: readonly string[];
 }
 
 /** What one recall's stages share. */
@@ -93,7 +95,14 @@ async function firstStageIn(
       filter,
     ),
   );
-  let fused = fuseChannels(deps.embedder.id, options, tuning, fulltext, vectorHits, chunks);
+  let fused: Omit<FirstStage, "fulltext"> = fuseChannels(
+    deps.embedder.id,
+    options,
+    tuning,
+    fulltext,
+    vectorHits,
+    chunks,
+  );
   if (stages.fulltext && tuning.prf.enabled && fused.candidates.length > 0) {
     // Pseudo-relevance feedback (ADR 0570): terms of the first pass's best chunks, a second BM25 pass,
     // its hits fused in place of the first's. The first pass's terms stay the snippets' terms.
@@ -110,7 +119,10 @@ async function firstStageIn(
     });
     if (second !== undefined) {
       const refined = { ...fulltext, hits: second.pass.hits, maxScore: second.pass.maxScore };
-      fused = fuseChannels(deps.embedder.id, options, tuning, refined, vectorHits, second.chunks);
+      fused = {
+        ...fuseChannels(deps.embedder.id, options, tuning, refined, vectorHits, second.chunks),
+        feedbackTerms: second.pass.expansion.map((t) => t.term),
+      };
     }
   }
   const { candidates } = fused;

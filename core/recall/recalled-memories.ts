@@ -30,11 +30,14 @@ export function toRecalledMemories(
   ordered: readonly Candidate[],
   k: number,
   explain: boolean | undefined,
-  first: Pick<FirstStage, "fulltext" | "share" | "fulltextHits" | "vectorHitsKnown">,
+  first: Pick<FirstStage, "fulltext" | "share" | "fulltextHits" | "vectorHitsKnown" | "feedbackTerms">,
   queryTime: QueryTime | undefined,
 ): RecalledMemory[] {
   const { share, fulltextHits, vectorHitsKnown } = first;
   const lexemes = new Set(first.fulltext.terms.map((t) => t.term));
+  // Feedback terms (ADR 0570) count as matched in explanations; snippets centre on the user's words.
+  const explained =
+    first.feedbackTerms === undefined ? lexemes : new Set([...lexemes, ...first.feedbackTerms]);
   const stem = cachedGermanStem;
   return ordered.slice(0, k).map(
     (c): RecalledMemory => ({
@@ -53,7 +56,7 @@ export function toRecalledMemories(
       ...(c.chunk.page === undefined ? {} : { page: c.chunk.page }),
       ...(c.chunk.pageEnd === undefined ? {} : { pageEnd: c.chunk.pageEnd }),
       ...(explain
-        ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, lexemes, queryTime) }
+        ? { explanation: explainHit(c, share, fulltextHits, vectorHitsKnown, explained, queryTime) }
         : {}),
     }),
   );
