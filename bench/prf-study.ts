@@ -65,7 +65,7 @@ const variants: { name: string; prf: PrfSettings }[] = [
   ...(JSON.parse(values.variants) as Partial<PrfSettings>[]).map((v) => {
     const prf = { ...DEFAULT_PRF, enabled: true, ...v };
     return {
-      name: `d${prf.chunks} t${prf.terms} w${prf.weight} m${prf.minChunks} ${prf.from} ${prf.calibrate}`,
+      name: `d${prf.chunks} t${prf.terms} w${prf.weight} m${prf.minChunks} v${prf.vectorWeight} ${prf.from} ${prf.calibrate}${prf.adaptive ? " adaptive" : ""}`,
       prf,
     };
   }),
@@ -108,7 +108,7 @@ try {
         for (const stage of stageNames) {
           const switches = STAGES[stage];
           if (switches === undefined) throw new Error(`unknown stage ${stage}`);
-          if (variant.name !== "off" && !switches.fulltext) continue;
+          if (variant.name !== "off" && !switches.fulltext && variant.prf.vectorWeight === 0) continue;
           const outcome = await runRecall(deps, tenantId, {
             query: query.text,
             k: 10,

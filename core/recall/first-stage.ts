@@ -10,7 +10,7 @@ import {
 } from "./fuse/fuse-calibrated-scores.js";
 import { fuseReciprocalRank } from "./fuse/fuse-reciprocal-rank.js";
 import { expandGraph } from "./graph/graph-candidates.js";
-import { runFeedbackPass } from "./prf/feedback-pass.js";
+import { runFeedback } from "./prf/run-feedback.js";
 import { type CandidateChunk, readCandidateChunks } from "./read-candidate-chunks.js";
 import { type Candidate, sourceOf } from "./recall-candidate.js";
 import type { RecallDeps, RecallTuning } from "./recall-deps.js";
@@ -103,25 +103,37 @@ async function firstStageIn(
     vectorHits,
     chunks,
   );
-  if (stages.fulltext && tuning.prf.enabled && fused.candidates.length > 0) {
-    // Pseudo-relevance feedback (ADR 0570): terms of the first pass's best chunks, a second BM25 pass,
-    // its hits fused in place of the first's. The first pass's terms stay the snippets' terms.
+  const feedbackOn = tuning.prf.enabled && fused.candidates.length > 0;
+  if (feedbackOn && (stages.fulltext || (stages.vector && tuning.prf.vectorWeight > 0))) {
+    // Pseudo-relevance feedback (ADR 0570): the first pass's best chunks refine the query of each
+    // channel, whose second pass's hits are fused in place of its first's.
     const feedback =
-      tuning.prf.from === "fused"
-        ? fused.candidates.map((c) => ({ chunkId: c.chunk.chunkId, score: c.score }))
-        : fulltext.hits;
-    const second = await timer.time("prf", async () => {
-      const pass = await runFeedbackPass(tx, tenantId, feedback, fulltext, tuning.prf);
-      if (pass === undefined) return undefined;
-      const unseen = pass.hits.map((h) => h.chunkId).filter((id) => !chunks.has(id));
-      const more = await readCandidateChunks(tx, tenantId, unseen, asOf, filter);
-      return { pass, chunks: new Map([...chunks, ...more]) };
-    });
+      tuning.prf.from === "fused" || !stages.fulltext
+        ? fused.candidates.map((c) => ({ chunk: c.chunk, score: c.score }))
+        : fulltext.hits.flatMap((h) => {
+            const chunk = chunks.get(h.chunkId);
+            return chunk === undefined ? [] : [{ chunk, score: h.score }];
+          });
+    const second = await timer.time("prf", () =>
+      runFeedback(tx, { deps, tenantId, options, tuning }, feedback, fulltext, vectors, chunks, filter),
+    );
     if (second !== undefined) {
-      const refined = { ...fulltext, hits: second.pass.hits, maxScore: second.pass.maxScore };
+      const refined =
+        second.lexical === undefined
+          ? fulltext
+          : { ...fulltext, hits: second.lexical.hits, maxScore: second.lexical.maxScore };
       fused = {
-        ...fuseChannels(deps.embedder.id, options, tuning, refined, vectorHits, second.chunks),
-        feedbackTerms: second.pass.expansion.map((t) => t.term),
+        ...fuseChannels(
+          deps.embedder.id,
+          options,
+          tuning,
+          refined,
+          second.vectorHits ?? vectorHits,
+          second.chunks,
+        ),
+        ...(second.lexical === undefined
+          ? {}
+          : { feedbackTerms: second.lexical.expansion.map((t) => t.term) }),
       };
     }
   }

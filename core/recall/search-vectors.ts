@@ -25,12 +25,25 @@ export async function searchVectors(
 ): Promise<VectorHit[]> {
   const [[vector], resolved] = await Promise.all([embedder.embed([query], "query"), filter]);
   if (vector === undefined) return [];
+  return searchVector(vectors, embedder.id, tenantId, vector, depth, asOf, resolved);
+}
+
+/** One query vector's top `depth` in the tenant's table of `space`, valid at `asOf`, filtered. */
+export function searchVector(
+  vectors: Pick<VectorStore, "search">,
+  space: string,
+  tenantId: string,
+  vector: Float32Array,
+  depth: number,
+  asOf: Date | undefined,
+  filter: VectorChannelFilter | undefined,
+): Promise<VectorHit[]> {
   const search: VectorSearch = (k, where) =>
-    vectors.search(tenantId, embedder.id, vector, k, {
+    vectors.search(tenantId, space, vector, k, {
       ...(asOf !== undefined ? { asOf } : {}),
       ...(where !== undefined ? { where } : {}),
     });
-  return resolved === undefined
+  return filter === undefined
     ? search(depth)
-    : searchVectorsFiltered(search, depth, resolved.resolved, resolved.keepMemories);
+    : searchVectorsFiltered(search, depth, filter.resolved, filter.keepMemories);
 }

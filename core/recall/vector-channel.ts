@@ -3,7 +3,7 @@ import type { VectorHit } from "../vectors/vector-store.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
 import type { RecallDeps } from "./recall-deps.js";
 import type { RecallOptions } from "./recall-options.js";
-import { searchVectors } from "./search-vectors.js";
+import { searchVector, type VectorChannelFilter } from "./search-vectors.js";
 import type { StageTimer } from "./stage-timer.js";
 
 /** The vector channel of one recall, running beside the snapshot's channels. */
@@ -11,6 +11,10 @@ export interface VectorChannel {
   readonly hits: Promise<VectorHit[]>;
   /** A BYOK provider's failure, which fails the recall (strictProviders); set once `hits` settled. */
   providerFailure(): ProviderError | undefined;
+  /** The query's vector once `hits` settled; undefined when the channel is off or failed. */
+  queryVector(): Float32Array | undefined;
+  /** Another vector searched as the query was (same depth, `as_of`, filter): dense feedback (ADR 0570). */
+  searchAgain(vector: Float32Array): Promise<VectorHit[]>;
 }
 
 /** Embeds the query and searches the vectors (after the filter is resolved, when there is one). */
@@ -23,23 +27,23 @@ export function startVectorChannel(
   resolving: Promise<ResolvedRecallFilter> | undefined,
 ): VectorChannel {
   let providerFailure: ProviderError | undefined;
+  let queryVector: Float32Array | undefined;
+  const filter: Promise<VectorChannelFilter> | undefined = resolving?.then((resolved) => ({
+    resolved,
+    keepMemories: (ids: readonly string[]) =>
+      deps.db.withTenant(tenantId, (tx) => resolved.keepMemories(tx, ids)),
+  }));
+  const search = async (vector: Float32Array) =>
+    searchVector(deps.vectors, deps.embedder.id, tenantId, vector, depth, options.asOf, await filter);
   const hits: Promise<VectorHit[]> = options.stages.vector
     ? timer
-        .time("vector", () =>
-          searchVectors(
-            deps.vectors,
-            deps.embedder,
-            tenantId,
-            options.query,
-            depth,
-            options.asOf,
-            resolving?.then((filter) => ({
-              resolved: filter,
-              keepMemories: (ids: readonly string[]) =>
-                deps.db.withTenant(tenantId, (tx) => filter.keepMemories(tx, ids)),
-            })),
-          ),
-        )
+        .time("vector", async () => {
+          const [vector] = await deps.embedder.embed([options.query], "query");
+          if (vector === undefined) return [];
+          const found = await search(vector);
+          queryVector = vector;
+          return found;
+        })
         .catch((error: unknown) => {
           if (deps.strictProviders && error instanceof ProviderError) providerFailure = error;
           // A failing embedder must not take recall down: BM25 still answers.
@@ -47,5 +51,10 @@ export function startVectorChannel(
           return [];
         })
     : Promise.resolve([]);
-  return { hits, providerFailure: () => providerFailure };
+  return {
+    hits,
+    providerFailure: () => providerFailure,
+    queryVector: () => queryVector,
+    searchAgain: search,
+  };
 }

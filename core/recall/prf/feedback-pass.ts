@@ -18,6 +18,14 @@ export interface PrfSettings extends FeedbackTermSettings {
    * add) or including the expansion terms' mass.
    */
   readonly calibrate: "query" | "expanded";
+  /**
+   * Scale `weight` by how much of the query's idf mass the first pass's best chunk misses, 1 − best
+   * BM25 / maxScore: feedback where the words did not meet, little where the best chunk holds them all
+   * (adaptive feedback, Lv & Zhai, CIKM 2009).
+   */
+  readonly adaptive: boolean;
+  /** Rocchio weight of the feedback chunks' centroid on the query vector (0: the vector channel's first pass stands). */
+  readonly vectorWeight: number;
 }
 
 export const DEFAULT_PRF: PrfSettings = {
@@ -28,6 +36,8 @@ export const DEFAULT_PRF: PrfSettings = {
   minChunks: 2,
   from: "fused",
   calibrate: "query",
+  vectorWeight: 0,
+  adaptive: false,
 };
 
 /** The second full-text pass: its hits replace the first's in fusion. */
@@ -57,12 +67,15 @@ export async function runFeedbackPass(
     top.map((f) => f.chunkId),
     settings.minChunks,
   );
+  const best = fulltext.hits[0]?.score ?? 0;
+  const mismatch = fulltext.maxScore > 0 ? 1 - Math.min(1, best / fulltext.maxScore) : 1;
+  const weight = settings.adaptive ? settings.weight * mismatch : settings.weight;
   const expansion = feedbackTerms(
     top.map((f) => ({ weight: f.score, lexemes: read.chunks.get(f.chunkId) ?? [] })),
     read.df,
     fulltext.chunkCount,
     new Set(fulltext.terms.map((t) => t.term)),
-    settings,
+    { ...settings, weight },
   );
   if (expansion.length === 0) return undefined;
   const terms = [...fulltext.terms, ...expansion].sort(
