@@ -65,7 +65,7 @@ const variants: { name: string; prf: PrfSettings }[] = [
   ...(JSON.parse(values.variants) as Partial<PrfSettings>[]).map((v) => {
     const prf = { ...DEFAULT_PRF, enabled: true, ...v };
     return {
-      name: `d${prf.chunks} t${prf.terms} w${prf.weight} m${prf.minChunks} v${prf.vectorWeight} ${prf.from} ${prf.calibrate}${prf.adaptive ? " adaptive" : ""}`,
+      name: `d${prf.chunks} t${prf.terms} w${prf.weight} m${prf.minChunks}${prf.maxDfShare < 1 ? ` df${prf.maxDfShare}` : ""} v${prf.vectorWeight} ${prf.from} ${prf.calibrate}${prf.adaptive ? " adaptive" : ""}`,
       prf,
     };
   }),

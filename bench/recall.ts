@@ -3,7 +3,7 @@
  *
  *   npm run bench:recall -- [--sizes 1000,10000,100000] [--queries 200] [--no-vectors]
  *                           [--vectors-up-to N] [--database-url URL] [--out bench/results/recall.json]
- *                           [--no-peers] [--bulk-ingest 10000 (0: skip)]
+ *                           [--no-peers] [--bulk-ingest 10000 (0: skip)] [--light] [--prf]
  *
  * One tenant is filled with synthetic German chunks built from the eval corpus (bench/synthetic-corpus.ts),
  * one chunk per memory, written the way ingest writes them (memory row, chunk with its german tsvector —
@@ -53,6 +53,8 @@ const { values } = parseArgs({
     "bm25-index": { type: "string", default: "memory" },
     // Only the BM25-only and no-rerank rows (unfiltered and filtered): skips the slow rerank row.
     light: { type: "boolean", default: false },
+    // Recall's pseudo-relevance feedback stage (RECALL_PRF, ADR 0570) on.
+    prf: { type: "boolean", default: false },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
@@ -66,6 +68,7 @@ const core = await startEvalCore({
   lexiconCache: values["lexicon-cache"],
   worker: false,
   bm25Index: values["bm25-index"] === "sql" ? "sql" : "memory",
+  prf: values.prf,
 });
 const corpus = await loadSyntheticCorpus(values["eval-dir"]);
 const questions = (await readEvalDataset(join(values["eval-dir"], "xquad_de"))).queries.map((q) => q.text);

@@ -16,6 +16,11 @@ export interface FeedbackTermSettings {
   readonly weight: number;
   /** A term must occur in at least this many feedback chunks (1: any). */
   readonly minChunks: number;
+  /**
+   * Terms in more than this share of the workspace's chunks are skipped (1: none): English function
+   * words pass the German analyser and, in a small workspace, keep a little idf.
+   */
+  readonly maxDfShare: number;
 }
 
 /**
@@ -52,7 +57,8 @@ export function feedbackTerms(
   const scored: { term: string; score: number; idf: number }[] = [];
   for (const [term, entry] of mass) {
     const termDf = df.get(term) ?? 0;
-    if (termDf < 2 || entry.chunks < settings.minChunks) continue;
+    if (termDf < 2 || entry.chunks < settings.minChunks || termDf > settings.maxDfShare * chunkCount)
+      continue;
     const termIdf = idf(termDf, chunkCount);
     scored.push({ term, score: entry.mass * termIdf, idf: termIdf });
   }
