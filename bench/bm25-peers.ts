@@ -22,11 +22,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { analyzeQueryTexts } from "../core/recall/bm25/analyze-query-texts.js";
+import { lengthNormalisation } from "../core/recall/bm25/bm25-parameters.js";
 import { loadCompactBm25Index } from "../core/recall/bm25/compact-bm25-index.js";
 import { type Bm25Term, planBm25Terms } from "../core/recall/bm25/plan-bm25-terms.js";
 import { searchBm25 } from "../core/recall/bm25/search-bm25.js";
 import {
-  averageLength,
   type CollectionStatistics,
   readCollectionStatistics,
 } from "../core/recall/read-collection-statistics.js";
@@ -99,7 +99,7 @@ export async function measureBm25Peers(
     return { collection, terms: out };
   });
   const collection: CollectionStatistics = planned.collection;
-  const avgdl = averageLength(collection);
+  const norm = lengthNormalisation(collection);
 
   const timeEach = async (run: (terms: Bm25Term[]) => Promise<Hit[]>) => {
     const ms: number[] = [];
@@ -144,7 +144,7 @@ export async function measureBm25Peers(
   const compactStarted = performance.now();
   const index = await db.withTenant(tenantId, (tx) => loadCompactBm25Index(tx, tenantId));
   const compactBuildMs = performance.now() - compactStarted;
-  const compact = await timeEach(async (terms) => index.search(terms, avgdl, k));
+  const compact = await timeEach(async (terms) => index.search(terms, norm, k));
 
   // LanceDB FTS over the same lexemes: each chunk's text is its lexemes, repeated tf times.
   const dir = await mkdtemp(join(tmpdir(), "bench-lance-fts-"));

@@ -1,6 +1,7 @@
 import test from "ava";
 import { createLogger } from "../../config/logger.js";
 import { type Bm25IndexCache, createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
+import { B } from "../../core/recall/bm25/bm25-parameters.js";
 import { Bm25IndexAhead, searchFulltext } from "../../core/recall/search-fulltext.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import { MemoryBudget } from "../../lib/memory-budget/memory-budget.js";
@@ -81,7 +82,7 @@ test("a recall whose snapshot is older than the shared index does not read it", 
     await insertMemory(sql, tenant, ["Die Maus piepst."]);
     t.is((await find(tenant, "Maus"))?.length, 1);
     const view = await cache.open(tx, tenant, async () => 0);
-    return view?.search([{ term: "maus", weight: 1 }], 10, 10);
+    return view?.search([{ term: "maus", weight: 1 }], { avgdl: 10, b: B }, 10);
   });
   t.is(result, undefined, "the index holds a chunk this snapshot cannot see: SQL must answer");
 });
@@ -222,7 +223,7 @@ test("under a budget that holds one index, sweeping tenants never serves a wrong
     const findIn = (tenantId: string) =>
       withTenantSnapshot(database.db, tenantId, async (tx) =>
         (await small.open(tx, tenantId, async () => 1))
-          ?.search([{ term: "hund", weight: 1 }], 10, 10)
+          ?.search([{ term: "hund", weight: 1 }], { avgdl: 10, b: B }, 10)
           ?.map((h) => h.chunkId),
       );
     // The hot tenant is asked for often, then a sweep asks each cold tenant once, twice over.

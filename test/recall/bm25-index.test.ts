@@ -1,5 +1,5 @@
 import test from "ava";
-import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { lengthNormalisationB, tfPart } from "../../core/recall/bm25/bm25-parameters.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { insertMemory, insertTenant, readIndex, recount, supersede } from "./recall-fixtures.js";
 
@@ -150,11 +150,14 @@ test("concurrent ingests of one tenant neither deadlock nor lose counts", async 
   await assertIndexMatchesChunks(t, tenant);
 });
 
-test("the SQL tf part agrees with the TypeScript BM25", async (t) => {
-  const rows = await database.db.sql<{ tf: number; dl: number; a: number; part: number }[]>`
-    select tf, dl, a, bm25_tf_part(tf, dl, a) as part
-    from unnest(array[1, 2, 7, 1], array[10, 54, 300, 1], array[42.5, 54, 12, 500]::float8[]) as x(tf, dl, a)`;
-  for (const r of rows) t.true(Math.abs(r.part - tfPart(r.tf, r.dl, r.a)) < 1e-12);
+test("the SQL tf part agrees with the TypeScript BM25 at every workspace size's b", async (t) => {
+  for (const chunks of [10, 5_000, 10_000, 300_000]) {
+    const b = lengthNormalisationB(chunks);
+    const rows = await database.db.sql<{ tf: number; dl: number; a: number; part: number }[]>`
+      select tf, dl, a, bm25_tf_part(tf, dl, a, ${b}::float8) as part
+      from unnest(array[1, 2, 7, 1], array[10, 54, 300, 1], array[42.5, 54, 12, 500]::float8[]) as x(tf, dl, a)`;
+    for (const r of rows) t.true(Math.abs(r.part - tfPart(r.tf, r.dl, { avgdl: r.a, b })) < 1e-12);
+  }
 });
 
 test("another tenant's statistics are invisible under row-level security", async (t) => {

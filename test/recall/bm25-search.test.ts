@@ -1,7 +1,7 @@
 import test from "ava";
 import { createRandom } from "../../bench/synthetic-corpus.js";
 import { analyzeQueryTexts } from "../../core/recall/bm25/analyze-query-texts.js";
-import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { B, tfPart } from "../../core/recall/bm25/bm25-parameters.js";
 import { planBm25Terms } from "../../core/recall/bm25/plan-bm25-terms.js";
 import { searchBm25 } from "../../core/recall/bm25/search-bm25.js";
 import { averageLength, readCollectionStatistics } from "../../core/recall/read-collection-statistics.js";
@@ -48,7 +48,10 @@ async function bruteForce(query: string) {
   for (const p of postings) {
     const term = terms.find((t) => t.term === p.term);
     if (term)
-      scores.set(p.chunk_id, (scores.get(p.chunk_id) ?? 0) + term.weight * tfPart(p.tf, p.doc_len, avgdl));
+      scores.set(
+        p.chunk_id,
+        (scores.get(p.chunk_id) ?? 0) + term.weight * tfPart(p.tf, p.doc_len, { avgdl, b: B }),
+      );
   }
   return [...scores.values()].sort((a, b) => b - a);
 }
@@ -129,7 +132,7 @@ test("point-in-time search scores the versions valid then, and only those", asyn
     old.chunkIds,
   );
   const weight = past.terms[0]?.weight ?? 0;
-  t.true(Math.abs((past.hits[0]?.score ?? 0) - weight * tfPart(2, 3, past.avgdl)) < 1e-9);
+  t.true(Math.abs((past.hits[0]?.score ?? 0) - weight * tfPart(2, 3, { avgdl: past.avgdl, b: B })) < 1e-9);
   const earlier = await withTenantSnapshot(database.db, tenant, async (tx) =>
     searchBm25(tx, tenant, past.terms, await readCollectionStatistics(tx, tenant), 5, {
       asOf: new Date(before.getTime() - 1),

@@ -1,6 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
-import { idf, tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { B, idf, tfPart } from "../../core/recall/bm25/bm25-parameters.js";
 import { buildCompactBm25Index, type LexemeRow } from "../../core/recall/bm25/compact-bm25-index.js";
 
 // The derived in-process BM25 index of ADR 0230: exact BM25 (the formula recall's SQL design uses),
@@ -22,7 +22,10 @@ function bruteForce(
     .filter(([chunkId]) => !allowed || allowed.has(chunkId))
     .map(([chunkId, tfs]) => {
       const len = [...tfs.values()].reduce((a, b) => a + b, 0);
-      const score = terms.reduce((sum, t) => sum + t.weight * tfPart(tfs.get(t.term) ?? 0, len, avgdl), 0);
+      const score = terms.reduce(
+        (sum, t) => sum + t.weight * tfPart(tfs.get(t.term) ?? 0, len, { avgdl, b: B }),
+        0,
+      );
       return { chunkId, score };
     })
     .filter((h) => h.score > 0)
@@ -62,7 +65,7 @@ test("top k equals BM25 computed chunk by chunk, scores and order", (t) => {
           weight: idf(rows.filter((r) => r.lexeme === term).length, chunks),
         }));
         const index = buildCompactBm25Index(rows);
-        const got = index.search(terms, avgdl, k);
+        const got = index.search(terms, { avgdl, b: B }, k);
         const want = bruteForce(rows, terms, avgdl, k);
         t.deepEqual(
           got.map((h) => h.chunkId),
@@ -80,15 +83,15 @@ test("an allowed-chunk set restricts before top k: the best allowed chunks, not 
   for (let i = 0; i < 30; i++) rows.push({ chunkId: id(i), lexeme: "hund", tf: 30 - i });
   const index = buildCompactBm25Index(rows);
   const allowedIds = [id(25), id(27), id(29), id(3)];
-  const hits = index.search([{ term: "hund", weight: 1 }], 15, 3, index.allow(allowedIds));
+  const hits = index.search([{ term: "hund", weight: 1 }], { avgdl: 15, b: B }, 3, index.allow(allowedIds));
   t.deepEqual(
     hits.map((h) => h.chunkId),
     [id(3), id(25), id(27)],
   );
-  t.deepEqual(index.search([{ term: "hund", weight: 1 }], 15, 3, index.allow([])), []);
+  t.deepEqual(index.search([{ term: "hund", weight: 1 }], { avgdl: 15, b: B }, 3, index.allow([])), []);
   // Repeated searches start from clean accumulators.
   t.deepEqual(
-    index.search([{ term: "hund", weight: 1 }], 15, 2).map((h) => h.chunkId),
+    index.search([{ term: "hund", weight: 1 }], { avgdl: 15, b: B }, 2).map((h) => h.chunkId),
     [id(0), id(1)],
   );
 });

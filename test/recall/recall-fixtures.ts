@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Bm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
+import { B } from "../../core/recall/bm25/bm25-parameters.js";
 import type { Database, Sql, TransactionSql } from "../../core/store/database.js";
 import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 
@@ -97,7 +98,7 @@ export async function findWithIndex(
       { l: string }[]
     >`select u.lexeme as l from unnest(to_tsvector('german', ${word})) u`;
     return view
-      ?.search([{ term: term?.l ?? word, weight: 1 }], 10, 100)
+      ?.search([{ term: term?.l ?? word, weight: 1 }], { avgdl: 10, b: B }, 100)
       ?.map((h) => h.chunkId)
       .sort();
   });

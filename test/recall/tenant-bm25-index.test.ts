@@ -1,6 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
-import { tfPart } from "../../core/recall/bm25/bm25-parameters.js";
+import { B, tfPart } from "../../core/recall/bm25/bm25-parameters.js";
 import { decodeSegment, encodeSegment } from "../../core/recall/bm25/bm25-segment-file.js";
 import { type ChunkLexemes, TenantBm25Index } from "../../core/recall/bm25/tenant-bm25-index.js";
 
@@ -28,7 +28,7 @@ function bruteForce(
       const len = c.tfs.reduce((a, b) => a + b, 0);
       const score = terms.reduce((sum, t) => {
         const at = c.lexemes.indexOf(t.term);
-        return sum + t.weight * tfPart(at < 0 ? 0 : (c.tfs[at] ?? 0), len, avgdl);
+        return sum + t.weight * tfPart(at < 0 ? 0 : (c.tfs[at] ?? 0), len, { avgdl, b: B });
       }, 0);
       return { chunkId: c.chunkId, score };
     })
@@ -89,7 +89,7 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
         const terms = words.map((term, i) => ({ term, weight: 1 + i / 3 }));
         const avgdl = 3.5;
         const allowed = allowedNumbers === undefined ? undefined : new Set(allowedNumbers.map(id));
-        const got = index.search(terms, avgdl, k, {
+        const got = index.search(terms, { avgdl, b: B }, k, {
           allowed: allowed === undefined ? undefined : index.allow(allowed),
           validAtUs,
         });
@@ -105,13 +105,13 @@ test("after any puts, removals and compactions the top k equals BM25 over the cu
         t.deepEqual(segment.feed, feed);
         const restored = TenantBm25Index.fromParts(segment.parts);
         t.is(restored.size, current.size);
-        const again = restored.search(terms, avgdl, k, {
+        const again = restored.search(terms, { avgdl, b: B }, k, {
           allowed: allowed === undefined ? undefined : restored.allow(allowed),
           validAtUs,
         });
         t.deepEqual(
           again,
-          index.search(terms, avgdl, k, {
+          index.search(terms, { avgdl, b: B }, k, {
             allowed: allowed === undefined ? undefined : index.allow(allowed),
             validAtUs,
           }),
@@ -133,7 +133,7 @@ test("compaction frees the postings of removed chunks", (t) => {
   ]);
   index.remove(id(1));
   t.is(index.postingsOf("geheim"), 1, "a removal only marks the chunk");
-  t.deepEqual(index.search([{ term: "geheim", weight: 1 }], 2, 5), []);
+  t.deepEqual(index.search([{ term: "geheim", weight: 1 }], { avgdl: 2, b: B }, 5), []);
   index.compact();
   t.is(index.postingsOf("geheim"), 0);
   t.is(index.postingsOf("hund"), 1);

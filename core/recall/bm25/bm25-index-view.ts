@@ -1,4 +1,5 @@
 import type { Bm25IndexEntry } from "./bm25-index-entry.js";
+import type { LengthNormalisation } from "./bm25-parameters.js";
 import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
 /** Which of the current chunks a view's search may return. */
@@ -17,7 +18,7 @@ export interface Bm25IndexView {
    */
   search(
     terms: readonly WeightedTerm[],
-    avgdl: number,
+    norm: LengthNormalisation,
     k: number,
     restriction?: ViewRestriction,
   ): ScoredChunk[] | undefined;
@@ -40,7 +41,7 @@ export function viewOfBm25Index(
   counters: ViewCounters,
 ): Bm25IndexView {
   return {
-    search(terms, avgdl, k, { allowedChunkIds, validAt } = {}) {
+    search(terms, norm, k, { allowedChunkIds, validAt } = {}) {
       // Between the catch-up and now, another recall may have applied transactions this one does not see.
       if (stillCurrent !== undefined && !stillCurrent()) {
         counters.fellBack++;
@@ -50,7 +51,7 @@ export function viewOfBm25Index(
       const allowed = allowedChunkIds === undefined ? undefined : entry.index.allow(allowedChunkIds);
       // A JavaScript Date holds milliseconds; valid_from is kept in microseconds.
       const validAtUs = validAt === undefined ? undefined : validAt.getTime() * 1000;
-      return entry.index.search(terms, avgdl, k, { allowed, validAtUs });
+      return entry.index.search(terms, norm, k, { allowed, validAtUs });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { TransactionSql } from "../../store/database.js";
-import { tfPart } from "./bm25-parameters.js";
+import { type LengthNormalisation, tfPart } from "./bm25-parameters.js";
 import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
 /** One lexeme of one chunk, as the migration's tf rule counts it (tsvector positions, at least 1). */
@@ -23,7 +23,12 @@ export interface CompactBm25Index {
   /** Approximate bytes of the index's arrays. */
   readonly bytes: number;
   /** Exact top k; `allowed` restricts the chunks before scoring (top k over the allowed ones). */
-  search(terms: readonly WeightedTerm[], avgdl: number, k: number, allowed?: AllowedChunks): ScoredChunk[];
+  search(
+    terms: readonly WeightedTerm[],
+    norm: LengthNormalisation,
+    k: number,
+    allowed?: AllowedChunks,
+  ): ScoredChunk[];
   /** The bitset of these chunk ids (unknown ids are ignored). */
   allow(chunkIds: Iterable<string>): AllowedChunks;
 }
@@ -61,7 +66,7 @@ export function buildCompactBm25Index(rows: Iterable<LexemeRow>): CompactBm25Ind
 
   const search = (
     terms: readonly WeightedTerm[],
-    avgdl: number,
+    norm: LengthNormalisation,
     k: number,
     allowed?: AllowedChunks,
   ): ScoredChunk[] => {
@@ -75,7 +80,7 @@ export function buildCompactBm25Index(rows: Iterable<LexemeRow>): CompactBm25Ind
         if (allowed && (((allowed[doc >>> 5] as number) >>> (doc & 31)) & 1) === 0) continue;
         if (scores[doc] === 0) touched[count++] = doc;
         scores[doc] =
-          (scores[doc] as number) + term.weight * tfPart(tfs[i] as number, docLen[doc] as number, avgdl);
+          (scores[doc] as number) + term.weight * tfPart(tfs[i] as number, docLen[doc] as number, norm);
       }
     }
     return bestK(count, k);

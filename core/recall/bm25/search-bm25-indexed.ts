@@ -1,8 +1,9 @@
 import type { TransactionSql } from "../../store/database.js";
 import { overfetchFactors } from "../filter/overfetch-factors.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
-import { averageLength, type CollectionStatistics } from "../read-collection-statistics.js";
+import type { CollectionStatistics } from "../read-collection-statistics.js";
 import type { Bm25IndexView } from "./bm25-index-view.js";
+import { lengthNormalisation } from "./bm25-parameters.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 
@@ -36,10 +37,10 @@ export async function searchBm25Indexed(
   validAt?: Date,
 ): Promise<{ hits: ScoredChunk[]; path: IndexedBm25Path } | undefined> {
   if (terms.length === 0) return { hits: [], path: filter === undefined ? "index" : "index-filter-listed" };
-  const avgdl = averageLength(collection);
+  const norm = lengthNormalisation(collection);
   const answer = (hits: ScoredChunk[] | undefined, path: IndexedBm25Path) =>
     hits === undefined ? undefined : { hits, path };
-  if (filter === undefined) return answer(view.search(terms, avgdl, k, { validAt }), "index");
+  if (filter === undefined) return answer(view.search(terms, norm, k, { validAt }), "index");
   if (filter.memoryIds !== undefined && filter.memoryIds.length <= filter.lookupMax) {
     if (filter.memoryIds.length === 0) return { hits: [], path: "index-filter-listed" };
     const rows = await tx<{ id: string }[]>`
@@ -47,14 +48,14 @@ export async function searchBm25Indexed(
       where c.tenant_id = ${tenantId} and c.valid_to is null
         and c.memory_id = any(${tx.array([...filter.memoryIds])}::uuid[])`;
     return answer(
-      view.search(terms, avgdl, k, { allowedChunkIds: rows.map((r) => r.id), validAt }),
+      view.search(terms, norm, k, { allowedChunkIds: rows.map((r) => r.id), validAt }),
       "index-filter-listed",
     );
   }
   for (const factor of overfetchFactors(filter.share)) {
     const depth = k * factor;
     if (depth > OVERFETCH_MAX) break;
-    const hits = view.search(terms, avgdl, depth, { validAt });
+    const hits = view.search(terms, norm, depth, { validAt });
     if (hits === undefined) return undefined;
     const kept = await filter.keepChunks(
       tx,
@@ -69,7 +70,7 @@ export async function searchBm25Indexed(
     where m.tenant_id = ${tenantId} and m.valid_to is null and m.status <> 'failed' and c.valid_to is null
       and ${filter.sql(tx)}`;
   return answer(
-    view.search(terms, avgdl, k, { allowedChunkIds: allowed.map((r) => r.id), validAt }),
+    view.search(terms, norm, k, { allowedChunkIds: allowed.map((r) => r.id), validAt }),
     "index-filter-join",
   );
 }

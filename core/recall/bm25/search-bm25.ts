@@ -1,6 +1,7 @@
 import type { TransactionSql } from "../../store/database.js";
 import type { ResolvedRecallFilter } from "../filter/resolve-recall-filter.js";
-import { averageLength, type CollectionStatistics } from "../read-collection-statistics.js";
+import type { CollectionStatistics } from "../read-collection-statistics.js";
+import { lengthNormalisation } from "./bm25-parameters.js";
 import type { Bm25Term } from "./plan-bm25-terms.js";
 import type { ScoredChunk } from "./scored-chunk.js";
 
@@ -63,6 +64,7 @@ export async function searchBm25(
                      where m.id = c.memory_id and m.tenant_id = c.tenant_id and m.status <> 'failed'
                        and ${filter.sql(tx)})`
         : tx`true`;
+  const { avgdl, b } = lengthNormalisation(collection);
   const rows = await tx<{ chunk_id: string; score: number }[]>`
     with q as (
       select * from unnest(${tx.array(terms.map((t) => t.term))}::text[],
@@ -74,7 +76,7 @@ export async function searchBm25(
       where c.tenant_id = ${tenantId} and c.tsv @@ ${query}::tsquery and ${valid} and ${matching}
     )
     select cand.id as chunk_id,
-           sum(q.w * bm25_tf_part(coalesce(cardinality(u.positions), 1), cand.dl, ${averageLength(collection)})) as score
+           sum(q.w * bm25_tf_part(coalesce(cardinality(u.positions), 1), cand.dl, ${avgdl}, ${b}::float8)) as score
     from cand cross join lateral unnest(cand.tsv) u join q on q.term = u.lexeme
     group by cand.id
     order by score desc, cand.id

@@ -1,4 +1,4 @@
-import { tfPart } from "./bm25-parameters.js";
+import { type LengthNormalisation, tfPart } from "./bm25-parameters.js";
 import { LexemeDictionary, mergeLexemes } from "./lexeme-dictionary.js";
 import type { ScoredChunk, WeightedTerm } from "./scored-chunk.js";
 
@@ -324,7 +324,7 @@ export class TenantBm25Index {
    */
   search(
     terms: readonly WeightedTerm[],
-    avgdl: number,
+    norm: LengthNormalisation,
     k: number,
     { allowed, validAtUs }: SearchRestriction = {},
   ): ScoredChunk[] {
@@ -339,7 +339,7 @@ export class TenantBm25Index {
       if (!bit(live, doc) || (allowed !== undefined && !bit(allowed, doc))) return;
       if (validAtUs !== undefined && (validFrom[doc] as number) > validAtUs) return;
       if (scores[doc] === 0) touched[count++] = doc;
-      scores[doc] = (scores[doc] as number) + weight * tfPart(tf, lengths[doc] as number, avgdl);
+      scores[doc] = (scores[doc] as number) + weight * tfPart(tf, lengths[doc] as number, norm);
     };
     for (const term of terms) {
       if (term.weight <= 0) continue;
