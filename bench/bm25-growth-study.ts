@@ -13,7 +13,9 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { lengthNormalisationB } from "../core/recall/bm25/bm25-parameters.js";
 import { searchFulltext } from "../core/recall/search-fulltext.js";
+import { createDatabase } from "../core/store/database.js";
 import { withTenantSnapshot } from "../core/store/with-tenant-snapshot.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { sampleQueries } from "./eval/sample-queries.js";
@@ -28,6 +30,10 @@ const { values } = parseArgs({
     "database-url": { type: "string" },
     "eval-dir": { type: "string", default: "../shared/eval" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
+    // A database an earlier run left filled (killed before its clean-up): study its one tenant as it is.
+    attach: { type: "string" },
+    // Skip the recipe's live ts_rank_cd queries (the slow part at 300k); the model's recipe row stays.
+    "no-recipe": { type: "boolean", default: false },
   },
 });
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -44,10 +50,22 @@ const core = await startEvalCore({
   reranker: "none",
   worker: false,
 });
-const { db } = core.storage;
-const { tenantId } = await core.createTenant("bm25-study");
+const attached = values.attach === undefined ? undefined : createDatabase({ url: values.attach });
+const db = attached ?? core.storage.db;
 const ordinalOf = new Map<string, number>();
 const chunkIdOf: string[] = [];
+let tenantId: string;
+if (attached !== undefined) {
+  // Titles are "Notiz <ordinal + 1>" (insertIndexedEntries numbers from 1).
+  const rows = await attached.sql<{ tenant_id: string; id: string; n: number }[]>`
+    select c.tenant_id, c.id, substring(m.title from 7)::int - 1 as n
+    from chunks c join memories m on m.id = c.memory_id where c.valid_to is null`;
+  tenantId = rows[0]?.tenant_id ?? "";
+  for (const r of rows) {
+    ordinalOf.set(r.id, r.n);
+    chunkIdOf[r.n] = r.id;
+  }
+} else tenantId = (await core.createTenant("bm25-study")).tenantId;
 
 async function fillTo(from: number, to: number) {
   for (let start = from; start < to; start += 1000) {
@@ -92,6 +110,11 @@ async function ask(): Promise<QueryRecord[]> {
       }),
     );
     const recipe = await db.withTenant(tenantId, async (tx) => {
+      if (values["no-recipe"]) {
+        const lexemes = await tx<{ l: string }[]>`
+          select distinct u.lexeme as l from unnest(to_tsvector('german', ${q.text})) u`;
+        return { lexemes: lexemes.map((r) => r.l), ids: [] as string[] };
+      }
       const lexemes = await tx<{ l: string }[]>`
         select distinct u.lexeme as l from unnest(to_tsvector('german', ${q.text})) u`;
       const rows = await tx<{ id: string }[]>`
@@ -122,27 +145,19 @@ async function ask(): Promise<QueryRecord[]> {
 async function readPostings(size: number, lexemes: readonly string[]) {
   const postings = new Map<string, { ordinal: number; tf: number }[]>(lexemes.map((l) => [l, []]));
   const length = new Float64Array(size);
-  const batch = 20_000;
-  for (let start = 0; start < size; start += batch) {
-    const ids = chunkIdOf.slice(start, Math.min(size, start + batch));
-    const rows = await db.withTenant(
-      tenantId,
-      (tx) => tx<{ id: string; dl: number; hits: string[] | null }[]>`
-        select c.id,
-               (select coalesce(sum(coalesce(cardinality(a.positions), 1)), 0) from unnest(c.tsv) a)::int as dl,
-               (select array_agg(a.lexeme || ' ' || coalesce(cardinality(a.positions), 1)) from unnest(c.tsv) a
-                where a.lexeme = any(${tx.array([...lexemes])}::text[])) as hits
-        from chunks c where c.tenant_id = ${tenantId} and c.id = any(${tx.array(ids)}::uuid[])`,
-    );
-    for (const r of rows) {
-      const ordinal = ordinalOf.get(r.id) ?? -1;
-      length[ordinal] = r.dl;
-      for (const h of r.hits ?? []) {
-        const space = h.lastIndexOf(" ");
-        postings.get(h.slice(0, space))?.push({ ordinal, tf: Number(h.slice(space + 1)) });
-      }
-    }
-  }
+  await db.withTenant(tenantId, async (tx) => {
+    const lengths = await tx<{ id: string; dl: number }[]>`
+      select c.id, (select coalesce(sum(coalesce(cardinality(a.positions), 1)), 0) from unnest(c.tsv) a)::int as dl
+      from chunks c where c.tenant_id = ${tenantId}`;
+    for (const r of lengths) length[ordinalOf.get(r.id) ?? -1] = r.dl;
+    // A hash join on the query lexemes: \`= any(array)\` compares every lexeme with all of them.
+    const rows = await tx<{ id: string; lexeme: string; tf: number }[]>`
+      select c.id, u.lexeme, coalesce(cardinality(u.positions), 1)::int as tf
+      from chunks c cross join lateral unnest(c.tsv) u
+      join unnest(${tx.array([...lexemes])}::text[]) q(l) on q.l = u.lexeme
+      where c.tenant_id = ${tenantId}`;
+    for (const r of rows) postings.get(r.lexeme)?.push({ ordinal: ordinalOf.get(r.id) ?? -1, tf: r.tf });
+  });
   return { postings, length };
 }
 
@@ -190,8 +205,9 @@ function evaluate(
             : variant.idf === "sqrt"
               ? Math.sqrt(idfOf(list.length))
               : idfOf(list.length);
+        const b = variant.b < 0 ? lengthNormalisationB(size) : variant.b;
         for (const { ordinal, tf } of list) {
-          const norm = 1 - variant.b + (variant.b * (length[ordinal] ?? 0)) / avgdl;
+          const norm = 1 - b + (b * (length[ordinal] ?? 0)) / avgdl;
           const part = variant.linear ? tf / norm : ((variant.k1 + 1) * tf) / (tf + variant.k1 * norm);
           scores.set(ordinal, (scores.get(ordinal) ?? 0) + q * idf * part);
         }
@@ -243,14 +259,16 @@ const VARIANTS: Variant[] = [
   { name: "BM25 k1 3 b 0.2", terms: "product", idf: "bm25", k1: 3, b: 0.2 },
   { name: "BM25 k1 2 b 0.1", terms: "product", idf: "bm25", k1: 2, b: 0.1 },
   { name: "sqrt idf, k1 3 b 0.3", terms: "product", idf: "sqrt", k1: 3, b: 0.3 },
+  { name: "BM25 b 0.05", terms: "product", idf: "bm25", k1: 1.2, b: 0.05 },
+  { name: "BM25 b = lengthNormalisationB(N) (taken)", terms: "product", idf: "bm25", k1: 1.2, b: -1 },
 ];
 
 let filled = 0;
 try {
-  for (const size of values.sizes.split(",").map(Number)) {
+  for (const size of attached !== undefined ? [ordinalOf.size] : values.sizes.split(",").map(Number)) {
     log(`filling to ${size}…`);
     const started = performance.now();
-    await fillTo(filled, size);
+    if (attached === undefined) await fillTo(filled, size);
     log(`  filled in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     filled = size;
     const records = await ask();
@@ -285,5 +303,6 @@ try {
     }
   }
 } finally {
+  await attached?.close();
   await core.stop();
 }
