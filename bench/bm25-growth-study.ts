@@ -1,15 +1,15 @@
 /**
- * `npx tsx bench/bm25-growth-study.ts -- [--sizes 100000,300000] [--database-url URL]` (issue 46 item 5,
- * ADR 0590): why the product's BM25 channel falls below the recipe's `ts_rank_cd` (OR of the query's
+ * `npx tsx bench/bm25-growth-study.ts [--sizes 100000,300000] [--database-url URL] [--attach DB-URL]
+ * [--no-recipe]` (issue 46 item 5, ADR 0590): why the product's BM25 channel falls below the recipe's `ts_rank_cd` (OR of the query's
  * lexemes) as the synthetic corpus of bench:growth grows. Fills one workspace with the corpus' rows and
  * tsvectors only (no vectors: only full text is studied), asks the 250 xquad_de questions through the
  * product's full-text channel (searchFulltext, the in-process index) and the recipe's SQL, then
  * rescores every chunk holding a query lexeme in memory from the chunks' tsvectors, so each ingredient
  * of the two scorers — the terms searched, idf, saturation (k1), length normalisation (b) — is swapped
  * one at a time. The model's "product" row must equal the live channel, its "recipe" row the live
- * `ts_rank_cd`. Prints; writes nothing.
+ * `ts_rank_cd`. `--attach` re-reads a workspace an earlier run filled (its database left behind); the
+ * live row is then the current code's. Prints; writes nothing.
  */
-
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
