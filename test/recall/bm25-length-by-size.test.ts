@@ -1,5 +1,9 @@
 import test from "ava";
+import { createLogger } from "../../config/logger.js";
+import { createBm25IndexCache } from "../../core/recall/bm25/bm25-index-cache.js";
 import { B, B_FULL_UP_TO, lengthNormalisationB } from "../../core/recall/bm25/bm25-parameters.js";
+import { searchFulltext } from "../../core/recall/search-fulltext.js";
+import { withTenantSnapshot } from "../../core/store/with-tenant-snapshot.js";
 import type { TestService, TestTenant } from "../helpers/test-service.js";
 import { clientsFor, startRecallService, store, type TenantClients } from "./recall-test-kit.js";
 
@@ -94,3 +98,25 @@ test.serial(
       t.true(longAt < order.indexOf(id), `long memory at ${longAt}: ${order.join(",")}`);
   },
 );
+
+test.serial("past 5,000 chunks the SQL scorer ranks and scores as the in-process index does", async (t) => {
+  const { db } = service.database;
+  const cache = createBm25IndexCache({ db, logger: createLogger("silent"), sweepMs: 0, inlineBuildMax: 1e6 });
+  try {
+    const search = (index: typeof cache | undefined) =>
+      withTenantSnapshot(db, tenant.tenantId, (tx) =>
+        searchFulltext(tx, tenant.tenantId, { query: QUERY, depth: 10, index }),
+      );
+    const viaIndex = await search(cache);
+    const viaSql = await search(undefined);
+    t.true(viaIndex.path.startsWith("index") && viaSql.path === "sql");
+    t.true(viaIndex.chunkCount > 5_000);
+    t.deepEqual(
+      viaSql.hits.map((h) => h.chunkId),
+      viaIndex.hits.map((h) => h.chunkId),
+    );
+    viaSql.hits.forEach((h, i) => t.true(Math.abs(h.score - (viaIndex.hits[i]?.score ?? 0)) < 1e-9));
+  } finally {
+    cache.close();
+  }
+});
