@@ -5,6 +5,7 @@ import pg from "pg";
 import type { Logger } from "../config/logger.js";
 import type { ComponentCheck } from "../core/status/status-service.js";
 import type { Database } from "../core/store/database.js";
+import { refreshStaleStatistics } from "../core/store/refresh-stale-statistics.js";
 import type { ServiceMetrics } from "../lib/metrics/service-metrics.js";
 import { graphileLogger } from "./graphile-logger.js";
 
@@ -69,8 +70,23 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       on conflict (worker_id) do update set seen_at = now(), job_worker_ids = excluded.job_worker_ids`;
     await releaseDeadWorkers(options.db, utils, options.deadAfterMs ?? 30_000, options.logger);
   };
+  // With each beat: ANALYZE the tables a bulk load outgrew, if autovacuum has not (one at a time).
+  let analysis: Promise<void> | undefined;
+  const keepStatistics = () => {
+    analysis ??= refreshStaleStatistics(options.db.sql)
+      .then((tables) => {
+        if (tables.length > 0) options.logger.debug({ tables }, "planner statistics refreshed");
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, "refreshing planner statistics failed"))
+      .finally(() => {
+        analysis = undefined;
+      });
+  };
   await beat();
-  const timer = setInterval(() => beat().catch(() => undefined), options.heartbeatMs ?? 10_000);
+  const timer = setInterval(() => {
+    beat().catch(() => undefined);
+    keepStatistics();
+  }, options.heartbeatMs ?? 10_000);
   timer.unref();
   return {
     id,
@@ -82,6 +98,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     },
     async stop() {
       clearInterval(timer);
+      await analysis;
       await runner.stop();
       running = false;
       await utils.release();
