@@ -246,12 +246,12 @@ export interface Config {
   readonly vectorPurgeDelayMs: number;
   /** CORE_TIMEOUT_MS: a gateway's deadline for one core call (REST 504, MCP -32006 after it). */
   readonly coreTimeoutMs: number;
+  /** RECALL_PRF: recall's pseudo-relevance feedback stage (ADR 0570). */
+  readonly recallPrf: boolean;
   /**
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
    * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
    */
-  /** RECALL_PRF: recall's pseudo-relevance feedback stage (ADR 0570). */
-  readonly recallPrf: boolean;
   readonly bm25Index: {
     readonly mode: "memory" | "sql";
     /** Each workspace's index on disk, loaded when it is cold (ADR 0370): `${dataDir}/bm25`. */
