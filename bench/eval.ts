@@ -21,7 +21,7 @@
  * counts as the document of the turn it shows (docs/ingest.md "Conversations"). `--prf` turns recall's
  * pseudo-relevance feedback on (RECALL_PRF, ADR 0570).
  */
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -33,6 +33,7 @@ import {
   toDocumentIds,
   toTurnDocumentIds,
 } from "./eval/ingest-eval-dataset.js";
+import { listEvalSets } from "./eval/list-eval-sets.js";
 import { runOramaBaseline } from "./eval/orama-baseline.js";
 import { type EvalQuery, readEvalDataset } from "./eval/read-eval-dataset.js";
 import { meanMetrics, percentile, type QueryMetrics, queryMetrics } from "./eval/retrieval-metrics.js";
@@ -78,20 +79,10 @@ const { values } = parseArgs({
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
   },
 });
-async function setsUnder(dir: string): Promise<string[]> {
-  const names = (await readdir(dir)).sort();
-  const sets: string[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    if ((await stat(path)).isDirectory() && (await stat(join(path, "queries.jsonl")).catch(() => undefined)))
-      sets.push(path);
-  }
-  return sets;
-}
 
 const datasets = [
   ...(values.dataset ?? []),
-  ...(values.all ? await setsUnder(resolve(values["eval-dir"])) : []),
+  ...(values.all ? await listEvalSets(resolve(values["eval-dir"])) : []),
 ];
 if (datasets.length === 0) {
   process.stderr.write(

@@ -9,7 +9,7 @@
  *
  * A variant is a partial PrfSettings over DEFAULT_PRF with `enabled: true`; the baseline (PRF off) always runs.
  */
-import { readdir, stat, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +18,7 @@ import { DEFAULT_PRF, type PrfSettings } from "../core/recall/prf/feedback-pass.
 import { ALL_STAGES, type RecallStageSwitches } from "../core/recall/recall-options.js";
 import { DEFAULT_RECALL_TUNING, type RecallDeps, runRecall } from "../core/recall/run-recall.js";
 import { ingestEvalDataset, toDocumentIds } from "./eval/ingest-eval-dataset.js";
+import { listEvalSets } from "./eval/list-eval-sets.js";
 import { readEvalDataset } from "./eval/read-eval-dataset.js";
 import { percentile, queryMetrics } from "./eval/retrieval-metrics.js";
 import { sampleQueries } from "./eval/sample-queries.js";
@@ -44,19 +45,9 @@ const { values } = parseArgs({
   },
 });
 
-async function setsUnder(dir: string): Promise<string[]> {
-  const sets: string[] = [];
-  for (const name of (await readdir(dir)).sort()) {
-    const path = join(dir, name);
-    if ((await stat(path)).isDirectory() && (await stat(join(path, "queries.jsonl")).catch(() => undefined)))
-      sets.push(path);
-  }
-  return sets;
-}
-
 const datasets = [
   ...(values.dataset ?? []),
-  ...(values.all ? await setsUnder(resolve(values["eval-dir"])) : []),
+  ...(values.all ? await listEvalSets(resolve(values["eval-dir"])) : []),
 ];
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
 const stageNames = values.stages.split(",");
