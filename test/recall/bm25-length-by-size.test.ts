@@ -115,7 +115,9 @@ test.serial("past 5,000 chunks the SQL scorer ranks and scores as the in-process
       viaSql.hits.map((h) => h.chunkId),
       viaIndex.hits.map((h) => h.chunkId),
     );
-    viaSql.hits.forEach((h, i) => t.true(Math.abs(h.score - (viaIndex.hits[i]?.score ?? 0)) < 1e-9));
+    for (const [i, h] of viaSql.hits.entries()) {
+      t.true(Math.abs(h.score - (viaIndex.hits[i]?.score ?? 0)) < 1e-9);
+    }
   } finally {
     cache.close();
   }
