@@ -19,6 +19,8 @@ export interface Candidate {
   readonly graphSeedId?: string;
   /** With a time expression in the query: how well the memory's valid time matches it (0..1). */
   readonly timeMatch?: number;
+  /** With a time expression: the factor the time boost multiplied the score by (time/time-boost.ts). */
+  readonly timeFactor?: number;
 }
 
 /** The channel of a fused hit: both, or the one that found it. */

@@ -62,7 +62,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   rerankScoreWeight: 0.15,
   fulltextWeight: 1,
   vectorWeight: 1,
-  timeBoost: 0.5,
+  timeBoost: 0.7,
   // No cap: every cap measured lowered the conversation evaluation (ADR 0530).
   turnsPerSession: Number.POSITIVE_INFINITY,
   prf: DEFAULT_PRF,

@@ -64,3 +64,43 @@ test("a candidate covering clearly more of the query than the typical one overta
   // Below the median (0.5) nothing moves: candidate 3's lower coverage does not push it down.
   t.is(out.find((x) => x.id === 3)?.score, 0.29);
 });
+
+test("a time-boosted head scales the lift like its scores: a uniform time factor leaves the order as without a time expression", (t) => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          score: fc.integer({ min: 1, max: 1_000_000 }).map((n) => n / 1e6),
+          rerank: fc.integer({ min: 0, max: 1_300_000 }).map((n) => n / 1e6),
+        }),
+        { minLength: 2, maxLength: 20 },
+      ),
+      fc.constantFrom(0.3, 0.5, 0.75),
+      (rows, factor) => {
+        const items = [...rows].sort((a, b) => b.score - a.score).map((r, id) => ({ id, ...r }));
+        const rerank = items.map((x) => x.rerank);
+        const plain = addRerankScores(items, rerank, 0.15).map((x) => x.id);
+        // Every memory equally far from the query's interval (a year named in a question about content).
+        const boosted = items.map((x) => ({ ...x, score: x.score * factor, timeFactor: factor }));
+        const timed = addRerankScores(boosted, rerank, 0.15).map((x) => x.id);
+        return plain.every((id, i) => id === timed[i]);
+      },
+    ),
+  );
+  t.pass();
+});
+
+test("the lift of a candidate far from the query's time shrinks with its time factor", (t) => {
+  const head = [
+    { id: "in-interval", score: 0.5, timeFactor: 1 },
+    { id: "a-month-off", score: 0.45 * 0.3, timeFactor: 0.3 },
+    { id: "filler", score: 0.1, timeFactor: 1 },
+  ];
+  // The month-off candidate covers the whole query: unscaled, its lift of 0.15 would carry it past.
+  const out = addRerankScores(head, [0.2, 1.2, 0.2], 0.15);
+  t.deepEqual(
+    out.map((x) => x.id),
+    ["in-interval", "a-month-off", "filler"],
+  );
+  t.true(Math.abs((out[1]?.score ?? 0) - (0.135 + 0.15 * 1 * 0.3)) < 1e-12);
+});

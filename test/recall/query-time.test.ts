@@ -105,4 +105,8 @@ test("applyTimeBoost: the memory inside the interval overtakes a slightly better
   );
   t.is(boosted[0]?.score, 0.5);
   t.is(boosted[0]?.timeMatch, 1);
+  t.is(boosted[0]?.timeFactor, 1);
+  const old = boosted.find((c) => c.id === "old");
+  t.true(old !== undefined && Math.abs(old.score - 0.6 * (old.timeFactor ?? 0)) < 1e-12);
+  t.true((old?.timeFactor ?? 1) < 0.51 && (old?.timeFactor ?? 0) >= 0.5, "far off: 1 − strength");
 });

@@ -8,7 +8,7 @@
  * measured in docs/recall.md "Rerank" (ADR 0490). Returns the items with their new score, best first;
  * ties keep first-stage order.
  */
-export function addRerankScores<T extends { readonly score: number }>(
+export function addRerankScores<T extends { readonly score: number; readonly timeFactor?: number }>(
   head: readonly T[],
   rerankScores: readonly number[],
   weight: number,
@@ -18,7 +18,9 @@ export function addRerankScores<T extends { readonly score: number }>(
   }
   const lift = rerankContribution(rerankScores, weight);
   return head
-    .map((item, i) => ({ item, i, score: item.score + (lift[i] ?? 0) }))
+    // A time-boosted candidate's lift is scaled like its fused score: the time condition applies to
+    // the whole score, or a well-worded candidate from the wrong day would win back what it lost.
+    .map((item, i) => ({ item, i, score: item.score + (lift[i] ?? 0) * (item.timeFactor ?? 1) }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ item, score }) => ({ ...item, score }));
 }

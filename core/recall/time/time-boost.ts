@@ -21,7 +21,8 @@ export function timeMatch(at: Date, time: Pick<QueryTime, "from" | "to">): numbe
  * A soft time condition on fused scores: a memory outside the query's interval keeps (1 − strength) of
  * its score plus strength × its match, one inside keeps all of it. Soft, not a filter: a query whose
  * time words describe the content ("the March 2026 release notes") still finds it. Returns the
- * candidates re-sorted (stable), each with its factor.
+ * candidates re-sorted (stable), each with its match and factor; the reranker's lift is scaled by the
+ * same factor (rerank/add-rerank-scores.ts), so the time condition holds for the final score too.
  */
 export function applyTimeBoost<
   T extends { readonly score: number; readonly chunk: { readonly validFrom: Date } },
@@ -29,11 +30,12 @@ export function applyTimeBoost<
   candidates: readonly T[],
   time: Pick<QueryTime, "from" | "to">,
   strength: number,
-): (T & { readonly timeMatch: number })[] {
+): (T & { readonly timeMatch: number; readonly timeFactor: number })[] {
   return candidates
     .map((c, i) => {
       const match = timeMatch(c.chunk.validFrom, time);
-      return { c: { ...c, score: c.score * (1 - strength + strength * match), timeMatch: match }, i };
+      const factor = 1 - strength + strength * match;
+      return { c: { ...c, score: c.score * factor, timeMatch: match, timeFactor: factor }, i };
     })
     .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
     .map(({ c }) => c);
