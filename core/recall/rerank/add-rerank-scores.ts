@@ -17,9 +17,9 @@ export function addRerankScores<T extends { readonly score: number; readonly tim
     throw new Error(`reranker returned ${rerankScores.length} scores for ${head.length} candidates`);
   }
   const lift = rerankContribution(rerankScores, weight);
+  // A time-boosted candidate's lift is scaled like its fused score: the time condition applies to
+  // the whole score, or a well-worded candidate from the wrong day would win back what it lost.
   return head
-    // A time-boosted candidate's lift is scaled like its fused score: the time condition applies to
-    // the whole score, or a well-worded candidate from the wrong day would win back what it lost.
     .map((item, i) => ({ item, i, score: item.score + (lift[i] ?? 0) * (item.timeFactor ?? 1) }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ item, score }) => ({ ...item, score }));
