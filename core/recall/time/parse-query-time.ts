@@ -331,7 +331,9 @@ const BETWEEN = /(?:zwischen|between)\s+(?:dem\s+|the\s+)?$/u;
 const AND = /^\s+(?:und|and|bis|to)\s+(?:dem\s+|the\s+)?/u;
 
 const BOUND_BEFORE = "(?<![\\p{L}\\p{N}])";
-const BOUND_AFTER = "(?![\\p{L}\\p{N}])";
+// An anchor ends where its word ends, and a hyphen joining letters or digits continues the word:
+// "in 2019-nCoV" names a virus, "heute-show" a programme.
+const BOUND_AFTER = "(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])";
 const COMPILED = ANCHORS.map((a) => ({
   ...a,
   re: new RegExp(`${BOUND_BEFORE}(?:${a.pattern})${BOUND_AFTER}`, "gu"),
