@@ -34,6 +34,17 @@ const cases: [string, string, string, string][] = [
   ["between March 1 and March 5", "between March 1 and March 5", "2026-03-01", "2026-03-06"],
   ["what changed in 2025", "in 2025", "2025-01-01", "2026-01-01"],
   ["Protokoll vom 2026-10-14", "2026-10-14", "2026-10-14", "2026-10-15"],
+  // Saturday: the weekend that has begun is this one; "last weekend" the one before.
+  ["Was haben wir letztes Wochenende gemacht?", "letztes Wochenende", "2026-11-28", "2026-11-30"],
+  ["what did we do over the weekend", "over the weekend", "2026-12-05", "2026-12-07"],
+  ["Was hat Anna vor ein paar Tagen erzählt?", "vor ein paar Tagen", "2026-11-29", "2026-12-04"],
+  ["what did Jonas say a few days ago", "a few days ago", "2026-11-29", "2026-12-04"],
+  ["what did we decide the week before last", "the week before last", "2026-11-16", "2026-11-23"],
+  ["Was war vorletzten Monat?", "vorletzten Monat", "2026-10-01", "2026-11-01"],
+  ["where did we go last summer", "last summer", "2026-06-01", "2026-09-01"],
+  ["Was haben wir letzten Winter gemacht?", "letzten Winter", "2025-12-01", "2026-03-01"],
+  ["Urlaub im Sommer 2025", "im Sommer 2025", "2025-06-01", "2025-09-01"],
+  ["what we planned in the fall of 2025", "in the fall of 2025", "2025-09-01", "2025-12-01"],
 ];
 
 for (const [query, text, from, to] of cases) {
@@ -57,6 +68,26 @@ test("since / seit run from the anchor to the reference; before / vor up to it",
   t.deepEqual(before?.from, new Date(0));
 });
 
+test("a weekday's 'am Wochenende' / 'last weekend' is the one before; vague words look back two weeks", (t) => {
+  const wednesday = new Date("2026-12-09T15:00:00Z");
+  for (const query of ["Was war am Wochenende?", "what happened last weekend", "this past weekend"]) {
+    t.deepEqual(parseQueryTime(query, wednesday)?.from, day("2026-12-05"), query);
+    t.deepEqual(parseQueryTime(query, wednesday)?.to, day("2026-12-07"), query);
+  }
+  for (const query of ["What did I recently buy?", "Was hat Mira neulich gesagt?", "vor kurzem"]) {
+    const time = parseQueryTime(query, REF);
+    t.deepEqual(time?.from, day("2026-11-21"), query);
+    t.true((time?.to.getTime() ?? 0) > REF.getTime(), query);
+  }
+  const lastDays = parseQueryTime("Was ist in den letzten Tagen passiert?", REF);
+  t.is(lastDays?.text, "in den letzten Tagen");
+  t.deepEqual(lastDays?.from, day("2026-11-28"));
+  const night = parseQueryTime("What did we talk about last night?", REF);
+  t.deepEqual(night?.from, day("2026-12-04"));
+  t.deepEqual(night?.to, new Date("2026-12-05T06:00:00Z"));
+  t.is(parseQueryTime("Was hat Anna gestern Abend gesagt?", REF)?.text, "gestern Abend");
+});
+
 test("a month without a year is the latest one that has begun; as_of moves the reference", (t) => {
   t.deepEqual(parseQueryTime("im Dezember", REF)?.from, day("2026-12-01"));
   t.deepEqual(parseQueryTime("in January", REF)?.from, day("2026-01-01"));
@@ -76,6 +107,8 @@ test("queries without a time expression parse to nothing", (t) => {
     "Mai Thai recipe",
     "Tom is going to march in the parade.",
     "Der Vertrag läuft drei Jahre",
+    "Was brauche ich im Winter?",
+    "Which plants flower in spring?",
     "What is the relationship between anal swabs and disease severity in 2019-nCOV?",
     "Welche Themen hatte die heute-show?",
   ]) {

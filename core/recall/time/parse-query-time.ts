@@ -220,6 +220,46 @@ function dateSpan(day: number, month: number, year: number | undefined, ref: Dat
   return daySpan(thisYear.getTime() <= ref.getTime() ? thisYear : at(ref.getUTCFullYear() - 1));
 }
 
+/**
+ * A weekend, Saturday 00:00 to Monday 00:00. `latest`: the current one if it has begun, else the one
+ * before ("am Wochenende" on a Wednesday looks back); otherwise the previous ISO week's ("last
+ * weekend", also said on a Sunday of the one before).
+ */
+function weekendSpan(ref: Date, latest: boolean): Span {
+  const monday = weekStart(ref);
+  const begun = latest && ref.getTime() >= utcDay(monday, 5).getTime();
+  return begun
+    ? { from: utcDay(monday, 5), to: utcDay(monday, 7) }
+    : { from: utcDay(monday, -2), to: monday };
+}
+
+const SEASONS: Readonly<Record<string, number>> = {
+  frühling: 2,
+  frühjahr: 2,
+  spring: 2,
+  sommer: 5,
+  summer: 5,
+  herbst: 8,
+  autumn: 8,
+  fall: 8,
+  winter: 11,
+};
+const SEASON = Object.keys(SEASONS).join("|");
+
+/** Meteorological seasons (winter: December to February), starting in `year`. */
+const seasonSpan = (year: number, firstMonth: number): Span => ({
+  from: new Date(Date.UTC(year, firstMonth, 1)),
+  to: new Date(Date.UTC(year, firstMonth + 3, 1)),
+});
+
+/** The latest such season that has begun by ref, or (`ended`) that has ended by it. */
+function latestSeason(firstMonth: number, ref: Date, ended: boolean): Span {
+  for (let year = ref.getUTCFullYear(); ; year--) {
+    const span = seasonSpan(year, firstMonth);
+    if ((ended ? span.to : span.from).getTime() <= ref.getTime()) return span;
+  }
+}
+
 // Anchors: expressions that name a span on their own. Each returns the span, or undefined to skip.
 type Anchor = {
   readonly pattern: string;
@@ -319,6 +359,54 @@ const ANCHORS: readonly Anchor[] = [
   {
     pattern: `(?:diese|diesen|dieses|dieser|this)\\s+(?<tu>woche|monat|jahr|week|month|year)`,
     span: (m, ref) => unitSpan(UNITS[g(m, "tu") ?? ""] ?? "week", ref, 0),
+  },
+  // vorletzte Woche, the week before last
+  {
+    pattern:
+      "(?:vorletzte|vorletzten|vorletzter|vorletztes)\\s+(?<vu>woche|monat|jahr)|the\\s+(?<bu>week|month|year)\\s+before\\s+last",
+    span: (m, ref) => unitSpan(UNITS[g(m, "vu") ?? g(m, "bu") ?? ""] ?? "week", ref, 2),
+  },
+  // letztes Wochenende, last weekend; am Wochenende, over / this past weekend (the latest that has begun)
+  {
+    pattern: "(?:letztes|letzten|vergangenes|vergangenen|voriges|vorigen|last)\\s+(?:wochenende|weekend)",
+    span: (_m, ref) => weekendSpan(ref, false),
+  },
+  {
+    pattern:
+      "(?:am|übers|über\\s+das|dieses|diesem|on\\s+the|over\\s+the|at\\s+the|this\\s+past|the\\s+past|this)\\s+(?:wochenende|weekend)",
+    span: (_m, ref) => weekendSpan(ref, true),
+  },
+  // last night, gestern Abend / Nacht: the evening and night before
+  {
+    pattern: "last\\s+night|gestern\\s+(?:abend|nacht)",
+    span: (_m, ref) => ({ from: utcDay(ref, -1), to: new Date(utcDay(ref).getTime() + 6 * 3_600_000) }),
+  },
+  // vor ein paar Tagen, a few days ago: two to six days back
+  {
+    pattern: "vor\\s+(?:ein\\s+paar|einigen|wenigen)\\s+tagen|(?:a\\s+)?(?:few|several)\\s+days\\s+ago",
+    span: (_m, ref) => ({ from: utcDay(ref, -6), to: utcDay(ref, -1) }),
+  },
+  // in den letzten (paar) Tagen, in the last few days: the last week up to the reference
+  {
+    pattern:
+      "(?:in\\s+den|während\\s+der)\\s+(?:letzten|vergangenen)\\s+(?:paar\\s+|wenigen\\s+)?tagen|(?:in|over|during|within)\\s+the\\s+(?:last|past)\\s+(?:few|couple\\s+of)\\s+days",
+    span: (_m, ref) => ({ from: utcDay(ref, -7), to: new Date(ref.getTime() + 1) }),
+  },
+  // neulich, vor kurzem, recently, the other day: the last two weeks
+  {
+    pattern:
+      "neulich|kürzlich|vor\\s+kurzem|unlängst|letztens|in\\s+letzter\\s+zeit|recently|lately|the\\s+other\\s+day",
+    span: (_m, ref) => ({ from: utcDay(ref, -14), to: new Date(ref.getTime() + 1) }),
+  },
+  // letzten Sommer, last summer (the latest that has ended); diesen Sommer; im Sommer 2025, summer of 2025.
+  // No bare "im Sommer": "Was brauche ich im Winter?" asks about winters, not the last one.
+  {
+    pattern: `(?:(?<sl>letzten|letztes|vergangenen|vergangenes|vorigen|voriges|last|past|this\\s+past)|(?<st>diesen|dieses|this))\\s+(?<sn>${SEASON})`,
+    span: (m, ref) => latestSeason(SEASONS[g(m, "sn") ?? ""] ?? 5, ref, g(m, "sl") !== undefined),
+  },
+  {
+    pattern: `(?:(?:im|in\\s+the|in|during\\s+the|during)\\s+)?(?<sy>${SEASON})\\s+(?:of\\s+)?(?<year>(?:19|20)\\d{2})`,
+    span: (m) => seasonSpan(Number(g(m, "year")), SEASONS[g(m, "sy") ?? ""] ?? 5),
   },
 ];
 
