@@ -335,6 +335,25 @@ const SLOTS: readonly Slot[] = [
     interval: [Date.UTC(pastMonthYear, pastMonth, 1), Date.UTC(pastMonthYear, pastMonth + 1, 1)],
   },
   {
+    de: "vor ein paar Tagen",
+    en: "a few days ago",
+    at: noon(dayStart(-4)),
+    interval: [dayStart(-6).getTime(), dayStart(-1).getTime()],
+  },
+  {
+    de: "letztes Wochenende",
+    en: "last weekend",
+    // Saturday of the previous ISO week; the weekend runs to its Monday 00:00.
+    at: weekStart(now) - 2 * DAY + 14 * 3_600_000,
+    interval: [weekStart(now) - 2 * DAY, weekStart(now)],
+  },
+  {
+    de: "vorletzte Woche",
+    en: "the week before last",
+    at: weekStart(now) - 11 * DAY + 9 * 3_600_000,
+    interval: [weekStart(now) - 14 * DAY, weekStart(now) - 7 * DAY],
+  },
+  {
     de: `im Jahr ${y - 2}`,
     en: `in ${y - 2}`,
     at: Date.UTC(y - 2, 6, 3, 10),
