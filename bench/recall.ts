@@ -96,8 +96,12 @@ async function fill(from: number, to: number) {
       return tx<{ id: string; memory_id: string; valid_from: Date }[]>`
         insert into chunks (tenant_id, memory_id, ordinal, content, char_start, char_end, token_count, tsv,
                             valid_from, vector_stored)
-        select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c), now(), ${withVectors}
-        from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) u(m, c)
+        select ${tenantId}, m, 0, c, 0, length(c), 0, to_tsvector('german', c),
+               -- Valid times spread over two years (conversation turns keep their message time):
+               -- the time rows below search one week or one year of them (ADR 0610).
+               now() - make_interval(days => ((${start} + n)::int % 730), hours => ((${start} + n)::int * 7 % 24)),
+               ${withVectors}
+        from unnest(${tx.array(ids)}::uuid[], ${tx.array(texts)}::text[]) with ordinality u(m, c, n)
         returning id, memory_id, valid_from`;
     });
     if (withVectors) {
@@ -138,6 +142,8 @@ async function measure(
   stage: keyof typeof STAGES,
   filter?: MessageInitShape<typeof RecallFilterSchema>,
   asOf?: Date,
+  /** Appended to every question: a time expression (the time channel, ADR 0610). */
+  suffix = "",
 ) {
   const latencies: number[] = [];
   let hits = 0;
@@ -147,7 +153,7 @@ async function measure(
     const t0 = performance.now();
     const response = await core.clients.recall.recall(
       {
-        query: questions[i % questions.length] ?? "",
+        query: `${questions[i % questions.length] ?? ""}${suffix}`,
         k: 10,
         ...(filter !== undefined ? { filter: create(RecallFilterSchema, filter) } : {}),
         ...(asOf !== undefined ? { asOf: timestampFromDate(asOf) } : {}),
@@ -259,6 +265,12 @@ try {
         withoutRerank: await measure("no-rerank", undefined, new Date()),
         selective: await measure("no-rerank", FILTERS["selective (memory_types episodic, 2 %)"], new Date()),
       },
+      // Questions about time (ADR 0610): the time channel searches the chunks valid in the interval —
+      // about 1 % of them for a week, half for a year — beside the channels.
+      time: {
+        lastWeek: await measure("no-rerank", undefined, undefined, " letzte Woche"),
+        lastYear: await measure("no-rerank", undefined, undefined, " im letzten Jahr"),
+      },
       bm25Peers: values["no-peers"]
         ? undefined
         : await measureBm25Peers(db, tenantId, questions.slice(0, queryCount)),
@@ -271,6 +283,7 @@ try {
             `${name} ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} (${m.meanHits.toFixed(1)} hits)`,
         )
         .join("; ")}\n` +
+        `${size} chunks, time questions (without rerank): "letzte Woche" p50 ${row.time.lastWeek.p50.toFixed(1)} / p95 ${row.time.lastWeek.p95.toFixed(1)} ms (${row.time.lastWeek.meanHits.toFixed(1)} hits), "im letzten Jahr" p50 ${row.time.lastYear.p50.toFixed(1)} / p95 ${row.time.lastYear.p95.toFixed(1)} ms\n` +
         `${size} chunks: bm25-only p50 ${row.bm25Only.p50.toFixed(1)} / p95 ${row.bm25Only.p95.toFixed(1)} / p99 ${row.bm25Only.p99.toFixed(1)} ms; pipeline without rerank p50 ${row.withoutRerank.p50.toFixed(1)} / p95 ${row.withoutRerank.p95.toFixed(1)} / p99 ${row.withoutRerank.p99.toFixed(1)} ms, ${row.withoutRerank.qps.toFixed(1)} QPS; with rerank p50 ${row.withRerank?.p50.toFixed(1)} ms (rerank stage p50 ${(row.withRerank?.stageP50.rerank ?? 0).toFixed(1)} ms)\n`,
     );
     process.stdout.write(

@@ -4,7 +4,15 @@
  * outcomes, so only the question's time expression tells the right turn from its siblings.
  *
  *   npx tsx bench/eval/build-time-questions.ts [--out .tmp/time_questions] [--now 2026-12-05T10:00:00Z]
- *   npm run eval -- --dataset .tmp/time_questions --no-peer
+ *                                              [--older-turns 150]
+ *   npm run eval -- --dataset .tmp/time_questions --no-peer [--via conversations]
+ *
+ * Besides the questions about a topic at a time, each language asks per time "What did we talk about
+ * <time>?" / "Was haben wir <time> besprochen?" (category "topicless …"): every turn of the interval is
+ * relevant (ADR 0610). `--older-turns N` adds N turns per topic on random days 15 days to two years
+ * back: a workspace of months of conversation, where the right day's turn is one of hundreds on its
+ * topic. The time channel needs the turns' times in the vector table too: measure that through
+ * `--via conversations` (the entries path sets valid times in PostgreSQL after the writes).
  *
  * Every corpus row carries `valid_from` (ISO 8601): the eval's ingest sets the memory's valid time to it,
  * as the conversations route does from message times. Times are relative to `--now` (default: the
@@ -20,8 +28,14 @@ const { values } = parseArgs({
   options: {
     out: { type: "string", default: ".tmp/time_questions" },
     now: { type: "string" },
+    // Older turns per topic on random days (a workspace of months of conversation: the right day's
+    // turn is then one of hundreds on its topic, beyond the channels' depth).
+    "older-turns": { type: "string", default: "0" },
   },
 });
+const olderTurns = Number(values["older-turns"]);
+if (!Number.isInteger(olderTurns) || olderTurns < 0)
+  throw new Error("--older-turns takes a whole number ≥ 0");
 const now = values.now === undefined ? new Date() : new Date(values.now);
 const DAY = 86_400_000;
 const dayStart = (offset: number) =>
@@ -362,6 +376,22 @@ const SLOTS: readonly Slot[] = [
 ];
 // Turns on other days: siblings no question asks for.
 const EXTRA_AT = [-45, -75, -120, -300].map((d) => noon(dayStart(d)));
+/** Deterministic (mulberry32): the same --older-turns builds the same set. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+const nextRandom = random(50);
+// Older turns: 15 days to two years back, at any hour (some fall into a question's interval and are
+// then relevant to it, as the interval rule below decides).
+const OLDER_AT = Array.from({ length: olderTurns }, () =>
+  Math.floor(dayStart(-15).getTime() - nextRandom() * 715 * DAY),
+);
 
 const QUESTIONS = {
   de: (topic: string, when: string, speaker: string) => [
@@ -374,12 +404,19 @@ const QUESTIONS = {
   ],
 } as const;
 
+/** Questions that name only the time (ADR 0610): every turn of that language in the interval is relevant. */
+const TOPICLESS = {
+  de: (when: string) => `Was haben wir ${when} besprochen?`,
+  en: (when: string) => `What did we talk about ${when}?`,
+} as const;
+
 const corpus: Record<string, unknown>[] = [];
 const queries: Record<string, unknown>[] = [];
 for (const lang of ["de", "en"] as const) {
+  const turnsOfLanguage: { id: string; at: number }[] = [];
   TOPICS.forEach((topic, t) => {
     const { name, outcomes } = topic[lang];
-    const times = [...SLOTS.map((s) => s.at), ...EXTRA_AT];
+    const times = [...SLOTS.map((s) => s.at), ...EXTRA_AT, ...OLDER_AT];
     const docs = times.map((at, i) => {
       const speaker = SPEAKERS[lang][(t + i) % 3] ?? "Anna";
       const id = `time-${lang}-t${t}-d${i}`;
@@ -390,6 +427,7 @@ for (const lang of ["de", "en"] as const) {
         group: lang,
         valid_from: new Date(at).toISOString(),
       });
+      turnsOfLanguage.push({ id, at });
       return { id, at, speaker };
     });
     SLOTS.forEach((slot, s) => {
@@ -405,6 +443,18 @@ for (const lang of ["de", "en"] as const) {
           category: slot.en.replace(/\d+/gu, "N"),
         });
       });
+    });
+  });
+  SLOTS.forEach((slot, s) => {
+    queries.push({
+      id: `time-${lang}-topicless-s${s}`,
+      text: TOPICLESS[lang](slot[lang]),
+      relevant_ids: turnsOfLanguage
+        .filter((d) => d.at >= slot.interval[0] && d.at < slot.interval[1])
+        .map((d) => d.id),
+      group: lang,
+      lang,
+      category: `topicless ${slot.en.replace(/\d+/gu, "N")}`,
     });
   });
 }

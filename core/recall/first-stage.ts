@@ -69,7 +69,7 @@ async function firstStageIn(
 ): Promise<FirstStage> {
   const { query, asOf, stages } = options;
   const filter = await resolving;
-  const fulltext: FulltextResult = stages.fulltext
+  const found: FulltextResult = stages.fulltext
     ? await timer.time("fulltext", () =>
         searchFulltext(tx, tenantId, {
           query,
@@ -86,6 +86,7 @@ async function firstStageIn(
   const vectorHits = await vectors.hits;
   const providerFailure = vectors.providerFailure();
   if (providerFailure) throw providerFailure;
+  const fulltext = await scoreTimeWindow(found, vectors.windowChunkIds(), timer);
   const chunks = await timer.time("hydrate", () =>
     readCandidateChunks(
       tx,
@@ -146,6 +147,30 @@ async function firstStageIn(
     candidates.sort((a, b) => b.score - a.score || a.hops - b.hops);
   }
   return { ...fused, fulltext };
+}
+
+/**
+ * The time channel's chunks (ADR 0610) get their BM25 scores too: the vector search found them within
+ * the query's interval, but BM25's top k may not hold them (in a workspace of months of conversation
+ * the topic's turns of other days fill it), and fused without their full-text part they would lose to
+ * those turns whatever the time boost does. Hits stay in BM25 order (score, then chunk id).
+ */
+async function scoreTimeWindow(
+  fulltext: FulltextResult,
+  windowChunkIds: readonly string[],
+  timer: StageTimer,
+): Promise<FulltextResult> {
+  const known = new Set(fulltext.hits.map((h) => h.chunkId));
+  const missing = windowChunkIds.filter((id) => !known.has(id));
+  if (missing.length === 0 || fulltext.scoreChunks === undefined || fulltext.terms.length === 0)
+    return fulltext;
+  const { scoreChunks } = fulltext;
+  const scored = await timer.time("time-window", () => scoreChunks(missing));
+  if (scored.length === 0) return fulltext;
+  const hits = [...fulltext.hits, ...scored].sort(
+    (x, y) => y.score - x.score || (x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0),
+  );
+  return { ...fulltext, hits };
 }
 
 /**

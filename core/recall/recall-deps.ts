@@ -48,6 +48,8 @@ export interface RecallTuning {
   readonly vectorWeight: number;
   /** Share of a memory's score that depends on its valid time matching the query's time expression. */
   readonly timeBoost: number;
+  /** With a time expression, also search the query vector among the chunks valid in its interval (ADR 0610). */
+  readonly timeChannel: boolean;
   /** Hits one conversation session may fill with its turns (ADR 0530); Infinity: no cap. */
   readonly turnsPerSession: number;
   /** Pseudo-relevance feedback: a second full-text pass with terms of the first pass's best (ADR 0570). */
@@ -63,6 +65,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   fulltextWeight: 1,
   vectorWeight: 1,
   timeBoost: 0.7,
+  timeChannel: true,
   // No cap: every cap measured lowered the conversation evaluation (ADR 0530).
   turnsPerSession: Number.POSITIVE_INFINITY,
   prf: DEFAULT_PRF,

@@ -8,7 +8,8 @@ import { type RecalledMemory, toRecalledMemories } from "./recalled-memories.js"
 import { rerankCandidates } from "./rerank/rerank-candidates.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
 import { parseQueryTime } from "./time/parse-query-time.js";
-import { applyTimeBoost } from "./time/time-boost.js";
+import { applyTimeBoost, applyTimeOnly } from "./time/time-boost.js";
+import { isTimeOnlyQuestion } from "./time/time-only-question.js";
 import { startVectorChannel } from "./vector-channel.js";
 
 export type { RecallExplanation } from "./explain/explain-hit.js";
@@ -55,14 +56,30 @@ export async function runRecall(
             resolveRecallFilter(tx, tenantId, options.filter ?? {}, { asOf, ...deps.filterTuning }),
           ),
         );
-  const vectors = startVectorChannel(deps, tenantId, options, tuning.channelDepth, timer, resolving);
+  const vectors = startVectorChannel(
+    deps,
+    tenantId,
+    options,
+    tuning.channelDepth,
+    timer,
+    resolving,
+    tuning.timeChannel ? queryTime : undefined,
+  );
   const first = await runFirstStage({ deps, tenantId, options, tuning, timer }, resolving, vectors);
   const { candidates } = first;
 
+  // A question that names nothing but a time ("what did we talk about yesterday?") states one
+  // condition: the time orders first, content only within it; and the reranker, which judges how
+  // well a memory matches the question's words, has none to judge it by (ADR 0610).
+  const timeOnly = queryTime !== undefined && isTimeOnlyQuestion(query, queryTime);
   let ordered: Candidate[] =
-    queryTime === undefined ? candidates : applyTimeBoost(candidates, queryTime, tuning.timeBoost);
+    queryTime === undefined
+      ? candidates
+      : timeOnly
+        ? applyTimeOnly(candidates, queryTime)
+        : applyTimeBoost(candidates, queryTime, tuning.timeBoost);
   let rerankerId = "none";
-  if (stages.rerank && deps.reranker !== undefined && candidates.length > 1) {
+  if (stages.rerank && deps.reranker !== undefined && candidates.length > 1 && !timeOnly) {
     ({ ordered, rerankerId } = await rerankCandidates(ordered, {
       reranker: deps.reranker,
       query,

@@ -41,6 +41,11 @@ export interface FulltextResult {
    * pseudo-relevance feedback's second pass (ADR 0570). Unset when the channel was off.
    */
   readonly searchTerms?: (terms: readonly Bm25Term[]) => Promise<ScoredChunk[]>;
+  /**
+   * Scores these chunks with this query's terms, as the hits were scored (same snapshot, statistics,
+   * `as_of`; exact SQL): the time channel's chunks, which BM25's own top k may have left out (ADR 0610).
+   */
+  readonly scoreChunks?: (chunkIds: readonly string[]) => Promise<ScoredChunk[]>;
 }
 
 export interface FulltextOptions {
@@ -177,7 +182,15 @@ export async function searchFulltext(
   // A second pass asks the index again, and SQL if the index has moved past the snapshot meanwhile.
   const searchTerms = async (searched: readonly Bm25Term[]) =>
     (await fromIndex(searched))?.hits ?? sql(searched);
-  const found = { terms, maxScore, coverage, chunkCount: collection.chunkCount, searchTerms };
+  const scoreChunks = async (chunkIds: readonly string[]) =>
+    (
+      await searchBm25(tx, tenantId, terms, collection, chunkIds.length, {
+        asOf: options.asOf,
+        filter: options.filter,
+        chunkIds,
+      })
+    ).hits;
+  const found = { terms, maxScore, coverage, chunkCount: collection.chunkCount, searchTerms, scoreChunks };
   const indexed = await fromIndex(terms);
   if (indexed !== undefined) return { hits: indexed.hits, path: indexed.path, ...found };
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).

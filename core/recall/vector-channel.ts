@@ -5,6 +5,8 @@ import type { RecallDeps } from "./recall-deps.js";
 import type { RecallOptions } from "./recall-options.js";
 import { searchVector, type VectorChannelFilter } from "./search-vectors.js";
 import type { StageTimer } from "./stage-timer.js";
+import type { QueryTime } from "./time/parse-query-time.js";
+import { mergeVectorHits, searchTimeWindow } from "./time/search-time-window.js";
 
 /** The vector channel of one recall, running beside the snapshot's channels. */
 export interface VectorChannel {
@@ -15,9 +17,15 @@ export interface VectorChannel {
   queryVector(): Float32Array | undefined;
   /** Another vector searched as the query was (same depth, `as_of`, filter): dense feedback (ADR 0570). */
   searchAgain(vector: Float32Array): Promise<VectorHit[]>;
+  /** The chunks the time channel found (ADR 0610), once `hits` settled; empty without a time expression. */
+  windowChunkIds(): readonly string[];
 }
 
-/** Embeds the query and searches the vectors (after the filter is resolved, when there is one). */
+/**
+ * Embeds the query and searches the vectors (after the filter is resolved, when there is one). With a
+ * time expression the same vector is also searched among the chunks valid in its interval (the time
+ * channel, ADR 0610), and those hits join the channel's.
+ */
 export function startVectorChannel(
   deps: RecallDeps,
   tenantId: string,
@@ -25,9 +33,11 @@ export function startVectorChannel(
   depth: number,
   timer: StageTimer,
   resolving: Promise<ResolvedRecallFilter> | undefined,
+  window?: Pick<QueryTime, "from" | "to">,
 ): VectorChannel {
   let providerFailure: ProviderError | undefined;
   let queryVector: Float32Array | undefined;
+  let windowChunkIds: readonly string[] = [];
   const filter: Promise<VectorChannelFilter> | undefined = resolving?.then((resolved) => ({
     resolved,
     keepMemories: (ids: readonly string[]) =>
@@ -35,14 +45,33 @@ export function startVectorChannel(
   }));
   const search = async (vector: Float32Array) =>
     searchVector(deps.vectors, deps.embedder.id, tenantId, vector, depth, options.asOf, await filter);
+  const searchWindow = async (vector: Float32Array, time: Pick<QueryTime, "from" | "to">) => {
+    const hits = await searchTimeWindow(
+      (k, where) =>
+        deps.vectors.search(tenantId, deps.embedder.id, vector, k, {
+          ...(options.asOf !== undefined ? { asOf: options.asOf } : {}),
+          where,
+        }),
+      time,
+      depth,
+    );
+    const filtering = await filter;
+    if (filtering === undefined || hits.length === 0) return hits;
+    const kept = await filtering.keepMemories([...new Set(hits.map((h) => h.memoryId))]);
+    return hits.filter((h) => kept.has(h.memoryId));
+  };
   const hits: Promise<VectorHit[]> = options.stages.vector
     ? timer
         .time("vector", async () => {
           const [vector] = await deps.embedder.embed([options.query], "query");
           if (vector === undefined) return [];
-          const found = await search(vector);
+          const [found, inWindow] = await Promise.all([
+            search(vector),
+            window === undefined ? [] : searchWindow(vector, window),
+          ]);
           queryVector = vector;
-          return found;
+          windowChunkIds = inWindow.map((h) => h.chunkId);
+          return window === undefined ? found : mergeVectorHits(found, inWindow);
         })
         .catch((error: unknown) => {
           if (deps.strictProviders && error instanceof ProviderError) providerFailure = error;
@@ -56,5 +85,6 @@ export function startVectorChannel(
     providerFailure: () => providerFailure,
     queryVector: () => queryVector,
     searchAgain: search,
+    windowChunkIds: () => windowChunkIds,
   };
 }

@@ -18,6 +18,8 @@ export interface SqlBm25Options {
   readonly closedOnly?: boolean | undefined;
   /** Only chunks of memories matching it are ranked (ADR 0220), before the top k is cut. */
   readonly filter?: ResolvedRecallFilter | undefined;
+  /** Only these chunks are scored: the time channel's, which the vector search found (ADR 0610). */
+  readonly chunkIds?: readonly string[] | undefined;
 }
 
 /**
@@ -39,14 +41,14 @@ export async function searchBm25(
   k: number,
   options: SqlBm25Options = {},
 ): Promise<{ hits: ScoredChunk[]; path: SqlBm25Path }> {
-  const { asOf, filter, closedOnly } = options;
+  const { asOf, filter, closedOnly, chunkIds } = options;
   const listed =
     filter?.memoryIds !== undefined && filter.memoryIds.length <= filter.lookupMax
       ? filter.memoryIds
       : undefined;
   const path: SqlBm25Path =
     asOf !== undefined ? "at" : listed !== undefined ? "sql-filter-listed" : filter ? "sql-filter" : "sql";
-  if (terms.length === 0 || listed?.length === 0) return { hits: [], path };
+  if (terms.length === 0 || listed?.length === 0 || chunkIds?.length === 0) return { hits: [], path };
   // tsquery literal: quoted lexemes, embedded quotes and backslashes doubled (PostgreSQL "tsvector" input).
   const query = terms.map((t) => `'${t.term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`).join(" | ");
   const valid =
@@ -64,6 +66,7 @@ export async function searchBm25(
                      where m.id = c.memory_id and m.tenant_id = c.tenant_id and m.status <> 'failed'
                        and ${filter.sql(tx)})`
         : tx`true`;
+  const only = chunkIds === undefined ? tx`true` : tx`c.id = any(${tx.array([...chunkIds])}::uuid[])`;
   const { avgdl, b } = lengthNormalisation(collection);
   const rows = await tx<{ chunk_id: string; score: number }[]>`
     with q as (
@@ -73,7 +76,7 @@ export async function searchBm25(
       select c.id, c.tsv,
              (select coalesce(sum(coalesce(cardinality(a.positions), 1)), 0) from unnest(c.tsv) a)::int as dl
       from chunks c
-      where c.tenant_id = ${tenantId} and c.tsv @@ ${query}::tsquery and ${valid} and ${matching}
+      where c.tenant_id = ${tenantId} and c.tsv @@ ${query}::tsquery and ${valid} and ${matching} and ${only}
     )
     select cand.id as chunk_id,
            sum(q.w * bm25_tf_part(coalesce(cardinality(u.positions), 1), cand.dl, ${avgdl}, ${b}::float8)) as score

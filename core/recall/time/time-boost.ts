@@ -40,3 +40,22 @@ export function applyTimeBoost<
     .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
     .map(({ c }) => c);
 }
+
+/**
+ * The order for a question that names only a time (ADR 0610): `match × (1 + score)` — every memory
+ * inside the interval (≥ 1) ahead of every memory well outside it, the fused score ordering each
+ * side, and near the interval's edge a strong match may still pass a weak one inside. Unlike the
+ * soft boost, a memory the channels scored 0 (nothing of the question but its time in common) still
+ * counts inside the interval, and when no memory lies inside, the nearest in time come first.
+ */
+export function applyTimeOnly<
+  T extends { readonly score: number; readonly chunk: { readonly validFrom: Date } },
+>(candidates: readonly T[], time: Pick<QueryTime, "from" | "to">): (T & { readonly timeMatch: number })[] {
+  return candidates
+    .map((c, i) => {
+      const match = timeMatch(c.chunk.validFrom, time);
+      return { c: { ...c, score: match * (1 + Math.max(0, c.score)), timeMatch: match }, i };
+    })
+    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
+    .map(({ c }) => c);
+}
