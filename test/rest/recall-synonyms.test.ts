@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
-import { rest } from "./rest-client.js";
+import { recallHits, rest } from "./rest-client.js";
 
 // Paraphrase recall through a thesaurus (issue 50 item 2, ADR 0520): the service reads the thesaurus
 // file THESAURUS_DE names (here one the test writes, in the OpenThesaurus text format Debian's
@@ -30,14 +30,8 @@ async function store(content: string): Promise<string> {
   return (res.body as { memoryId: string }).memoryId;
 }
 
-async function recall(query: string): Promise<Hit[]> {
-  const res = await rest(service.httpUrl, "/api/memory/recall", {
-    token: tenant.token,
-    body: { query, k: 10, hops: 0, explain: true },
-  });
-  if (res.status !== 200) throw new Error(`recall: ${res.status} ${res.text}`);
-  return (res.body as { hits: Hit[] }).hits;
-}
+const recall = (query: string) =>
+  recallHits<Hit>(service.httpUrl, tenant.token, { query, k: 10, hops: 0, explain: true });
 
 test.before(async () => {
   directory = await mkdtemp(join(tmpdir(), "thesaurus-recall-"));

@@ -2,7 +2,7 @@ import test from "ava";
 import type { TestService, TestTenant } from "../helpers/test-service.js";
 import { startIngestService } from "../ingest/ingest-test-kit.js";
 import { UNTHROTTLED } from "../mcp/post-mcp.js";
-import { rest } from "./rest-client.js";
+import { recallHits, rest } from "./rest-client.js";
 
 // The time channel and time-only questions over REST, with conversations stored through their route
 // (ADR 0610): in a workspace of many older turns that share the question's words, "what did we talk
@@ -35,14 +35,8 @@ async function storeSession(sessionId: string, messages: { speaker: string; cont
   if (res.status !== 201) throw new Error(`conversation: ${res.status} ${res.text}`);
 }
 
-async function recall(query: string): Promise<Hit[]> {
-  const res = await rest(service.httpUrl, "/api/memory/recall", {
-    token: tenant.token,
-    body: { query, k: 10, hops: 0, explain: true },
-  });
-  if (res.status !== 200) throw new Error(`recall: ${res.status} ${res.text}`);
-  return (res.body as { hits: Hit[] }).hits;
-}
+const recall = (query: string) =>
+  recallHits<Hit>(service.httpUrl, tenant.token, { query, k: 10, hops: 0, explain: true });
 
 const YESTERDAY = [
   "Ben: The printer on floor two is jammed again.",

@@ -43,3 +43,14 @@ export function errorOf(answer: RestAnswer): string {
   const body = answer.body as { error?: unknown };
   return typeof body?.error === "string" ? body.error : "";
 }
+
+/** POST /api/memory/recall as `token`; the hits, or an error naming the status (tests assert on hits). */
+export async function recallHits<H>(
+  baseUrl: string,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<H[]> {
+  const res = await rest(baseUrl, "/api/memory/recall", { token, body });
+  if (res.status !== 200) throw new Error(`recall: ${res.status} ${res.text}`);
+  return (res.body as { hits: H[] }).hits;
+}
