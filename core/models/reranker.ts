@@ -4,7 +4,8 @@ export interface RerankCandidate {
   readonly title: string;
   readonly text: string;
   readonly memoryType?: string;
-  readonly createdAt?: Date;
+  /** When the memory holds from (a conversation turn: when it was said): the recency of episodic memories. */
+  readonly validFrom?: Date;
 }
 
 /** What a reranker may know of the workspace the candidates come from; providers may ignore it. */

@@ -30,13 +30,13 @@ test("features: coverage, proximity, phrase order, title and episodic recency", 
   t.is(apart.phrase, 0);
   const episodic = rerankFeatures(
     query,
-    { title: "", text: "x", memoryType: "episodic", createdAt: now },
+    { title: "", text: "x", memoryType: "episodic", validFrom: now },
     now,
   );
   t.is(episodic.recency, 1);
   const old = rerankFeatures(
     query,
-    { title: "", text: "x", memoryType: "episodic", createdAt: new Date(now.getTime() - 30 * 86_400_000) },
+    { title: "", text: "x", memoryType: "episodic", validFrom: new Date(now.getTime() - 30 * 86_400_000) },
     now,
   );
   t.true(Math.abs(old.recency - Math.exp(-1)) < 1e-9);

@@ -23,9 +23,13 @@ const utcDay = (offset: number) => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
 };
 
-async function storeSession(sessionId: string, messages: { speaker: string; content: string; at: Date }[]) {
+async function storeSession(
+  sessionId: string,
+  messages: { speaker: string; content: string; at: Date }[],
+  owner: TestTenant = tenant,
+) {
   const res = await rest(service.httpUrl, "/api/v1/conversations", {
-    token: tenant.token,
+    token: owner.token,
     body: {
       title: `Team chat ${sessionId}`,
       sessionId,
@@ -37,6 +41,11 @@ async function storeSession(sessionId: string, messages: { speaker: string; cont
 
 const recall = (query: string) =>
   recallHits<Hit>(service.httpUrl, tenant.token, { query, k: 10, hops: 0, explain: true });
+
+const JOBS = {
+  old: "Mira: My job is at the bakery on Main Street.",
+  recent: "Mira: My job is at the bank on Main Street.",
+};
 
 const YESTERDAY = [
   "Ben: The printer on floor two is jammed again.",
@@ -67,6 +76,56 @@ test.before(async () => {
     }),
   );
 });
+
+test.serial(
+  "an episodic turn's recency is its message time: of two like statements the newer leads",
+  async (t) => {
+    // An imported history: every turn stored now, the two statements said 200 days apart (a knowledge
+    // update). Each order in its own workspace: the newer leads in both, whichever it is.
+    for (const [newer, older] of [
+      [JOBS.recent, JOBS.old],
+      [JOBS.old, JOBS.recent],
+    ] as const) {
+      const owner = await service.createTenant({ scopes: ["read", "write"], limitsOverride: UNTHROTTLED });
+      // Other things Mira said: the reranker lifts only what stands above the head's median (ADR 0490).
+      await storeSession(
+        "mira-other",
+        [
+          "The weather was fine.",
+          "Lunch was late.",
+          "The train is slow.",
+          "My bike is red.",
+          "Tea, please.",
+        ].map((content, i) => ({
+          speaker: "Mira",
+          content,
+          at: new Date(utcDay(-100).getTime() + i * 60_000),
+        })),
+        owner,
+      );
+      for (const [line, daysAgo] of [
+        [older, 200],
+        [newer, 2],
+      ] as const) {
+        const [speaker = "", content = ""] = line.split(": ");
+        await storeSession(
+          `job-${daysAgo}`,
+          [{ speaker, content, at: new Date(utcDay(-daysAgo).getTime() + 36e6) }],
+          owner,
+        );
+      }
+      const hits = await recallHits<Hit>(service.httpUrl, owner.token, {
+        query: "Where is Mira's job?",
+        k: 10,
+        hops: 0,
+      });
+      t.deepEqual(
+        hits.map((h) => h.snippet).filter((line) => line === newer || line === older),
+        [newer, older],
+      );
+    }
+  },
+);
 
 test.after.always(async () => {
   await service?.stop();

@@ -18,7 +18,10 @@ export interface RerankFeatures {
   readonly phrase: number;
   /** Weighted share of the query's words in the title. */
   readonly title: number;
-  /** For episodic memories: exp(−age / RECENCY_DAYS); 0 for other types. */
+  /**
+   * For episodic memories: exp(−age / RECENCY_DAYS), age from valid time — a conversation turn's message
+   * time, not when it was stored (an imported history is not recent); 0 for other types.
+   */
   readonly recency: number;
 }
 
@@ -101,7 +104,7 @@ export function rerankFeatures(
     readonly title: string;
     readonly text: string;
     readonly memoryType?: string;
-    readonly createdAt?: Date;
+    readonly validFrom?: Date;
   },
   now: Date,
   match: TokenMatcher = createTokenMatcher(query),
@@ -127,8 +130,8 @@ export function rerankFeatures(
   }
   const title = weightedShare(tokenizeWords(candidate.title).map(match), query, total);
   const recency =
-    candidate.memoryType === "episodic" && candidate.createdAt !== undefined
-      ? Math.exp(-Math.max(0, now.getTime() - candidate.createdAt.getTime()) / (RECENCY_DAYS * DAY_MS))
+    candidate.memoryType === "episodic" && candidate.validFrom !== undefined
+      ? Math.exp(-Math.max(0, now.getTime() - candidate.validFrom.getTime()) / (RECENCY_DAYS * DAY_MS))
       : 0;
   return { coverage, repeat, proximity, phrase: pairs > 0 ? found / pairs : 0, title, recency };
 }

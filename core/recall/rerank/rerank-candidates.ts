@@ -45,7 +45,7 @@ export async function rerankCandidates(
           title: c.chunk.title,
           text: c.chunk.content,
           memoryType: c.chunk.memoryType,
-          createdAt: c.chunk.createdAt,
+          validFrom: c.chunk.validFrom,
         })),
         { workspaceChunks: stage.workspaceChunks },
       ),
