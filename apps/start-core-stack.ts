@@ -98,6 +98,7 @@ export async function startCoreStack(options: StartCoreStackOptions): Promise<Co
     vectorPurgeDelayMs: config.vectorPurgeDelayMs,
     bm25Index: config.bm25Index,
     recallPrf: config.recallPrf,
+    recallTimeZone: config.recallTimeZone,
     workspaceState: storage.workspaceState,
     metrics,
   });

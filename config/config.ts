@@ -2,6 +2,16 @@ import { totalmem } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 
+/** Whether the runtime knows the IANA time zone (Intl throws a RangeError for an unknown one). */
+function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The one place that reads the environment. Each process's composition file calls `loadConfig()`
  * once and passes the pieces down; nothing else reads `process.env`.
@@ -152,6 +162,13 @@ const envSchema = z.object({
   // docs/recall.md "Pseudo-relevance feedback" (ADR 0570): a second BM25 pass with terms of the first
   // pass's best chunks. Off: measured, it did not help every set.
   RECALL_PRF: flag.default(false),
+  // docs/recall.md "Time" (ADR 0620): the zone whose days, weeks and months "gestern" or "last week"
+  // name. An IANA name the runtime knows; UTC by default.
+  RECALL_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { message: "RECALL_TIME_ZONE must be an IANA time zone such as Europe/Berlin" })
+    .default("UTC"),
   // docs/scaling.md: one byte budget per process for all per-workspace derived state (BM25 indexes,
   // open vector tables; ADR 0370); default sized from the machine's memory. BM25_INDEX_BUDGET_MB is
   // its older name, from when the BM25 indexes had a budget of their own.
@@ -248,6 +265,8 @@ export interface Config {
   readonly coreTimeoutMs: number;
   /** RECALL_PRF: recall's pseudo-relevance feedback stage (ADR 0570). */
   readonly recallPrf: boolean;
+  /** RECALL_TIME_ZONE: the IANA zone of the days and weeks in time expressions (ADR 0620). */
+  readonly recallTimeZone: string;
   /**
    * Recall's BM25 (docs/recall.md "BM25", ADR 0230): "memory" serves it from per-tenant indexes held
    * in process under the workspace state budget; "sql" scores in PostgreSQL from the chunks' tsvectors (migration 0250).
@@ -477,6 +496,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     vectorPurgeDelayMs: env.VECTOR_PURGE_DELAY_MS,
     coreTimeoutMs: env.CORE_TIMEOUT_MS,
     recallPrf: env.RECALL_PRF,
+    recallTimeZone: env.RECALL_TIME_ZONE,
     bm25Index: { mode: env.BM25_INDEX, segmentDirectory: resolve(dataDir, "bm25") },
     workspaceState: workspaceStateConfig(env.WORKSPACE_STATE_BUDGET_MB ?? env.BM25_INDEX_BUDGET_MB),
     startupWarmMs: env.STARTUP_WARM_MS,

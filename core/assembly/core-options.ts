@@ -78,4 +78,6 @@ export interface CoreOptions {
   readonly metrics?: ServiceMetrics | undefined;
   /** RECALL_PRF: recall's pseudo-relevance feedback stage with its measured settings (ADR 0570); default off. */
   readonly recallPrf?: boolean;
+  /** RECALL_TIME_ZONE: the IANA zone of the days and weeks in time expressions (ADR 0620); default UTC. */
+  readonly recallTimeZone?: string;
 }

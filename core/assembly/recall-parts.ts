@@ -41,6 +41,7 @@ export function createRecallParts(options: CoreOptions, models: TenantModels): R
     logger: options.logger,
     models,
     ...(options.recallPrf ? { tuning: { prf: { ...DEFAULT_PRF, enabled: true } } } : {}),
+    ...(options.recallTimeZone !== undefined ? { timeZone: options.recallTimeZone } : {}),
   };
   const recall = createRecallService({ recallLog, ...recallDeps });
   const warmUp = bm25Index

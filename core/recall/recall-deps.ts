@@ -28,6 +28,8 @@ export interface RecallDeps {
   readonly strictProviders?: boolean;
   /** The request time relative time expressions refer to when no `asOf` is given (tests fix it). */
   readonly now?: () => Date;
+  /** IANA zone whose days, weeks and months time expressions name (RECALL_TIME_ZONE, ADR 0620); default UTC. */
+  readonly timeZone?: string;
   /** Where filters switch from listed memory ids to over-fetching (bench:recall measures it). */
   readonly filterTuning?: { readonly listedMax?: number; readonly lookupMax?: number };
 }

@@ -44,7 +44,7 @@ export async function runRecall(
   // relative to as_of or the request time (ADR 0491). The channels keep the whole query: in questions
   // about content ("Who won in 2015?", Tatoeba's "heute") the expression's words are evidence, and
   // removing them cost BM25 there. A query without one runs exactly as before.
-  const queryTime = parseQueryTime(query, asOf ?? deps.now?.() ?? new Date());
+  const queryTime = parseQueryTime(query, asOf ?? deps.now?.() ?? new Date(), deps.timeZone);
 
   // The filter is resolved once, before the channels use it, so each applies it before its own top
   // k; the query is embedded meanwhile.

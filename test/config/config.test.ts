@@ -116,3 +116,12 @@ test("the workspace state budget: 1/32 of the memory between 128 MiB and 1 GiB, 
   t.throws(() => loadConfig({ WORKSPACE_STATE_BUDGET_MB: "8" }), { message: /^WORKSPACE_STATE_BUDGET_MB: / });
   t.throws(() => loadConfig({ BM25_INDEX_BUDGET_MB: "0" }), { message: /^BM25_INDEX_BUDGET_MB: / });
 });
+
+test("RECALL_TIME_ZONE: UTC by default, an IANA zone by variable, an unknown zone refused", (t) => {
+  t.is(loadConfig({}).recallTimeZone, "UTC");
+  t.is(loadConfig({ RECALL_TIME_ZONE: "Europe/Berlin" }).recallTimeZone, "Europe/Berlin");
+  t.throws(() => loadConfig({ RECALL_TIME_ZONE: "Mars/Olympus" }), {
+    instanceOf: ConfigError,
+    message: /RECALL_TIME_ZONE/,
+  });
+});

@@ -1,3 +1,5 @@
+import { fromWallClock, toWallClock } from "./zoned-wall-clock.js";
+
 /**
  * Time expressions in German and English recall queries (issue 50 item 3, ADR 0491): "gestern",
  * "letzte Woche", "im März 2026", "vor 3 Tagen", "last Tuesday", "since June", "between March 1 and
@@ -453,8 +455,18 @@ function anchorsIn(text: string, ref: Date): Found[] {
   return kept;
 }
 
-/** The first time expression of the query as an interval of memory time, or undefined. */
-export function parseQueryTime(query: string, reference: Date): QueryTime | undefined {
+/**
+ * The first time expression of the query as an interval of memory time, or undefined. Days, weeks and
+ * months are those of `timeZone` (IANA; RECALL_TIME_ZONE, default UTC, ADR 0620).
+ */
+export function parseQueryTime(query: string, at: Date, timeZone = "UTC"): QueryTime | undefined {
+  const found = parseInWallClock(query, toWallClock(at, timeZone));
+  if (found === undefined) return undefined;
+  return { ...found, from: fromWallClock(found.from, timeZone), to: fromWallClock(found.to, timeZone) };
+}
+
+/** parseQueryTime on a wall-clock reference (zoned-wall-clock.ts): the interval in wall-clock time. */
+function parseInWallClock(query: string, reference: Date): QueryTime | undefined {
   const lower = query.toLowerCase();
   const anchors = anchorsIn(lower, reference);
   const first = anchors[0];
