@@ -67,7 +67,16 @@ export function startVectorChannel(
           if (vector === undefined) return [];
           const [found, inWindow] = await Promise.all([
             search(vector),
-            window === undefined ? [] : searchWindow(vector, window),
+            window === undefined
+              ? []
+              : // The window only adds candidates: its failure leaves the channel's own hits standing.
+                searchWindow(vector, window).catch((error: unknown) => {
+                  deps.logger.warn(
+                    { err: error, tenantId },
+                    "time channel failed; recall continues without it",
+                  );
+                  return [];
+                }),
           ]);
           queryVector = vector;
           windowChunkIds = inWindow.map((h) => h.chunkId);
