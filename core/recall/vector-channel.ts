@@ -54,6 +54,8 @@ export function startVectorChannel(
         }),
       time,
       depth,
+      (error) =>
+        deps.logger.warn({ err: error, tenantId }, "time channel failed; recall continues without it"),
     );
     const filtering = await filter;
     if (filtering === undefined || hits.length === 0) return hits;
@@ -67,16 +69,7 @@ export function startVectorChannel(
           if (vector === undefined) return [];
           const [found, inWindow] = await Promise.all([
             search(vector),
-            window === undefined
-              ? []
-              : // The window only adds candidates: its failure leaves the channel's own hits standing.
-                searchWindow(vector, window).catch((error: unknown) => {
-                  deps.logger.warn(
-                    { err: error, tenantId },
-                    "time channel failed; recall continues without it",
-                  );
-                  return [];
-                }),
+            window === undefined ? [] : searchWindow(vector, window),
           ]);
           queryVector = vector;
           windowChunkIds = inWindow.map((h) => h.chunkId);

@@ -24,10 +24,26 @@ test("the window search asks for the interval's valid times, at the channel's de
   };
   const from = new Date("2026-12-04T00:00:00Z");
   const to = new Date("2026-12-05T00:00:00Z");
-  await searchTimeWindow(search, { from, to }, 50);
+  const unexpected = () => t.fail("no failure expected");
+  await searchTimeWindow(search, { from, to }, 50, unexpected);
   t.deepEqual(asked, [[50, `valid_from >= ${from.getTime()} AND valid_from < ${to.getTime()}`]]);
-  await searchTimeWindow(search, { from: to, to: from }, 50);
+  await searchTimeWindow(search, { from: to, to: from }, 50, unexpected);
   t.is(asked.length, 1, "an empty interval searches nothing");
+});
+
+test("a failed window search finds nothing and is reported once: the channel's own hits stand", async (t) => {
+  const reported: unknown[] = [];
+  const found = await searchTimeWindow(
+    async () => {
+      throw new Error("table busy");
+    },
+    { from: new Date("2026-12-04T00:00:00Z"), to: new Date("2026-12-05T00:00:00Z") },
+    50,
+    (error) => reported.push(error),
+  );
+  t.deepEqual(found, []);
+  t.is(reported.length, 1);
+  t.regex(String(reported[0]), /table busy/);
 });
 
 test("a question naming only a time is time-only; one naming a topic or a person is not", (t) => {

@@ -11,15 +11,22 @@ type Search = (k: number, where: string) => Promise<VectorHit[]>;
  * from any day, and yesterday's are not among them. Searched with the same vector and depth as the
  * vector channel, so its hits carry true distances and fuse as vector hits.
  */
-export function searchTimeWindow(
+export async function searchTimeWindow(
   search: Search,
   time: Pick<QueryTime, "from" | "to">,
   depth: number,
+  /** The window only adds candidates: a failed search is reported here and finds nothing. */
+  failed: (error: unknown) => void,
 ): Promise<VectorHit[]> {
   const from = time.from.getTime();
   const to = time.to.getTime();
-  if (!Number.isFinite(from) || !Number.isFinite(to) || !(from < to)) return Promise.resolve([]);
-  return search(depth, `valid_from >= ${from} AND valid_from < ${to}`);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || !(from < to)) return [];
+  try {
+    return await search(depth, `valid_from >= ${from} AND valid_from < ${to}`);
+  } catch (error) {
+    failed(error);
+    return [];
+  }
 }
 
 /**
