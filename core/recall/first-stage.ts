@@ -1,6 +1,7 @@
 import type { TransactionSql } from "../store/database.js";
 import { withTenantSnapshot } from "../store/with-tenant-snapshot.js";
 import type { VectorHit } from "../vectors/vector-store.js";
+import { mergeTopK } from "./bm25/search-bm25-from-index.js";
 import type { ResolvedRecallFilter } from "./filter/resolve-recall-filter.js";
 import {
   channelShareWeights,
@@ -167,10 +168,7 @@ async function scoreTimeWindow(
   const { scoreChunks } = fulltext;
   const scored = await timer.time("time-window", () => scoreChunks(missing));
   if (scored.length === 0) return fulltext;
-  const hits = [...fulltext.hits, ...scored].sort(
-    (x, y) => y.score - x.score || (x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0),
-  );
-  return { ...fulltext, hits };
+  return { ...fulltext, hits: mergeTopK(fulltext.hits, scored, fulltext.hits.length + scored.length) };
 }
 
 /**

@@ -159,13 +159,14 @@ export async function searchFulltext(
             collection.chunkCount,
           ),
         );
-  const sql = async (searched: readonly Bm25Term[]) =>
-    (
-      await searchBm25(tx, tenantId, searched, collection, options.depth, {
-        asOf: options.asOf,
-        filter: options.filter,
-      })
-    ).hits;
+  // The SQL scorer over this recall's snapshot, statistics, filter and `as_of`; with chunk ids, only
+  // those chunks (their number is the depth).
+  const sql = (searched: readonly Bm25Term[], chunkIds?: readonly string[]) =>
+    searchBm25(tx, tenantId, searched, collection, chunkIds?.length ?? options.depth, {
+      asOf: options.asOf,
+      filter: options.filter,
+      ...(chunkIds === undefined ? {} : { chunkIds }),
+    });
   const fromIndex = (searched: readonly Bm25Term[]) =>
     view === undefined
       ? Promise.resolve(undefined)
@@ -181,23 +182,13 @@ export async function searchFulltext(
         );
   // A second pass asks the index again, and SQL if the index has moved past the snapshot meanwhile.
   const searchTerms = async (searched: readonly Bm25Term[]) =>
-    (await fromIndex(searched))?.hits ?? sql(searched);
-  const scoreChunks = async (chunkIds: readonly string[]) =>
-    (
-      await searchBm25(tx, tenantId, terms, collection, chunkIds.length, {
-        asOf: options.asOf,
-        filter: options.filter,
-        chunkIds,
-      })
-    ).hits;
+    (await fromIndex(searched))?.hits ?? (await sql(searched)).hits;
+  const scoreChunks = async (chunkIds: readonly string[]) => (await sql(terms, chunkIds)).hits;
   const found = { terms, maxScore, coverage, chunkCount: collection.chunkCount, searchTerms, scoreChunks };
   const indexed = await fromIndex(terms);
   if (indexed !== undefined) return { hits: indexed.hits, path: indexed.path, ...found };
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).
   if (options.retryWhenIndexAhead && options.index?.peek(tenantId)) throw new Bm25IndexAhead();
-  const result = await searchBm25(tx, tenantId, terms, collection, options.depth, {
-    asOf: options.asOf,
-    filter: options.filter,
-  });
+  const result = await sql(terms);
   return { hits: result.hits, path: result.path, ...found };
 }

@@ -28,7 +28,10 @@ export async function searchVectors(
   return searchVector(vectors, embedder.id, tenantId, vector, depth, asOf, resolved);
 }
 
-/** One query vector's top `depth` in the tenant's table of `space`, valid at `asOf`, filtered. */
+/**
+ * One query vector's top `depth` in the tenant's table of `space`, valid at `asOf`, filtered, and
+ * within `within` when given (a LanceDB predicate: the time channel's interval, ADR 0610).
+ */
 export function searchVector(
   vectors: Pick<VectorStore, "search">,
   space: string,
@@ -37,12 +40,20 @@ export function searchVector(
   depth: number,
   asOf: Date | undefined,
   filter: VectorChannelFilter | undefined,
+  within?: string,
 ): Promise<VectorHit[]> {
-  const search: VectorSearch = (k, where) =>
-    vectors.search(tenantId, space, vector, k, {
+  const search: VectorSearch = (k, filterWhere) => {
+    const where =
+      within === undefined
+        ? filterWhere
+        : filterWhere === undefined
+          ? within
+          : `(${within}) AND (${filterWhere})`;
+    return vectors.search(tenantId, space, vector, k, {
       ...(asOf !== undefined ? { asOf } : {}),
       ...(where !== undefined ? { where } : {}),
     });
+  };
   return filter === undefined
     ? search(depth)
     : searchVectorsFiltered(search, depth, filter.resolved, filter.keepMemories);

@@ -43,25 +43,17 @@ export function startVectorChannel(
     keepMemories: (ids: readonly string[]) =>
       deps.db.withTenant(tenantId, (tx) => resolved.keepMemories(tx, ids)),
   }));
-  const search = async (vector: Float32Array) =>
-    searchVector(deps.vectors, deps.embedder.id, tenantId, vector, depth, options.asOf, await filter);
-  const searchWindow = async (vector: Float32Array, time: Pick<QueryTime, "from" | "to">) => {
-    const hits = await searchTimeWindow(
-      (k, where) =>
-        deps.vectors.search(tenantId, deps.embedder.id, vector, k, {
-          ...(options.asOf !== undefined ? { asOf: options.asOf } : {}),
-          where,
-        }),
+  const search = async (vector: Float32Array, k = depth, within?: string) =>
+    searchVector(deps.vectors, deps.embedder.id, tenantId, vector, k, options.asOf, await filter, within);
+  // The window is searched as the channel is (filter, `as_of`), with the interval as one more predicate.
+  const searchWindow = (vector: Float32Array, time: Pick<QueryTime, "from" | "to">) =>
+    searchTimeWindow(
+      (k, within) => search(vector, k, within),
       time,
       depth,
       (error) =>
         deps.logger.warn({ err: error, tenantId }, "time channel failed; recall continues without it"),
     );
-    const filtering = await filter;
-    if (filtering === undefined || hits.length === 0) return hits;
-    const kept = await filtering.keepMemories([...new Set(hits.map((h) => h.memoryId))]);
-    return hits.filter((h) => kept.has(h.memoryId));
-  };
   const hits: Promise<VectorHit[]> = options.stages.vector
     ? timer
         .time("vector", async () => {
@@ -86,7 +78,7 @@ export function startVectorChannel(
     hits,
     providerFailure: () => providerFailure,
     queryVector: () => queryVector,
-    searchAgain: search,
+    searchAgain: (vector) => search(vector),
     windowChunkIds: () => windowChunkIds,
   };
 }
