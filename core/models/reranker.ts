@@ -18,5 +18,10 @@ export interface RerankContext {
 export interface Reranker {
   readonly id: string;
   rerank(query: string, candidates: readonly RerankCandidate[], context?: RerankContext): Promise<number[]>;
+  /**
+   * Per candidate, how closely its best sentence says what the query asks (a cosine, 0..1). Only the
+   * built-in reranker has it; recall adds it in proportion to the vector channel's share (ADR 0630).
+   */
+  scoreBestSentences?(query: string, candidates: readonly RerankCandidate[]): Promise<number[]>;
   close?(): Promise<void>;
 }

@@ -46,6 +46,11 @@ export interface RecallTuning {
   readonly firstStageWeight: number;
   /** Weight of the built-in reranker's score added to calibrated fused scores (any channel share). */
   readonly rerankScoreWeight: number;
+  /**
+   * Weight of the built-in reranker's best-sentence cosine, times the vector channel's share, added to
+   * calibrated fused scores (ADR 0630); 0: not computed.
+   */
+  readonly bestSentenceWeight: number;
   readonly fulltextWeight: number;
   readonly vectorWeight: number;
   /** Share of a memory's score that depends on its valid time matching the query's time expression. */
@@ -64,6 +69,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   rerankDepth: 20,
   firstStageWeight: 1,
   rerankScoreWeight: 0.15,
+  bestSentenceWeight: 0.8,
   fulltextWeight: 1,
   vectorWeight: 1,
   timeBoost: 0.7,

@@ -1,9 +1,9 @@
-import { access } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { createBuiltinEmbedder } from "../../core/models/builtin/create-builtin-embedder.js";
 import { DEFAULT_DICTIONARY_DIRECTORY, loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
+import { dictionariesInstalled } from "./dictionaries-installed.js";
 
 /**
  * Cross-lingual behaviour with the real FreeDict dictionaries Debian installs (dict-freedict-deu-eng,
@@ -11,16 +11,6 @@ import { DEFAULT_DICTIONARY_DIRECTORY, loadLexicon } from "../../core/models/lex
  * dictionaries' sizes and dates, so only the first run pays the ≈ 20 s parse.
  */
 const CACHE_DIRECTORY = join(tmpdir(), "memory-service-test-lexicon-cache");
-
-async function dictionariesInstalled(): Promise<boolean> {
-  try {
-    await access(join(DEFAULT_DICTIONARY_DIRECTORY, "freedict-deu-eng.index"));
-    await access(join(DEFAULT_DICTIONARY_DIRECTORY, "freedict-eng-deu.index"));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const installed = await dictionariesInstalled();
 const realTest = installed ? test : test.skip;

@@ -104,3 +104,21 @@ test("the lift of a candidate far from the query's time shrinks with its time fa
   );
   t.true(Math.abs((out[1]?.score ?? 0) - (0.135 + 0.15 * 1 * 0.3)) < 1e-12);
 });
+
+test("a best-sentence cosine is added in full at its weight, scaled by the time factor like the lift", (t) => {
+  const head = [
+    { id: "a", score: 0.5 },
+    { id: "b", score: 0.45 },
+    { id: "c", score: 0.3, timeFactor: 0.5 },
+  ];
+  const flat = [0.2, 0.2, 0.2];
+  const out = addRerankScores(head, flat, 0.15, { scores: [0.1, 0.4, 0.9], weight: 0.5 });
+  t.deepEqual(
+    out.map((x) => x.id),
+    ["b", "a", "c"],
+  );
+  t.is(out.find((x) => x.id === "c")?.score, 0.3 + 0.5 * 0.9 * 0.5);
+  t.throws(() => addRerankScores(head, flat, 0.15, { scores: [1], weight: 0.5 }), {
+    message: /1 sentence scores for 3/,
+  });
+});

@@ -11,18 +11,11 @@ import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import { type LoadLexiconOptions, loadLexicon } from "../lexicon/load-lexicon.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
-import { createWordAnalyzer } from "./analyze-word.js";
 import { approximateTokenizer } from "./approximate-token-count.js";
-import {
-  type BuiltinEmbedderSettings,
-  DEFAULT_BUILTIN_EMBEDDER_SETTINGS,
-  settingsTag,
-} from "./builtin-embedder-settings.js";
-import { extractTextFeatures, type FeatureContext } from "./extract-text-features.js";
+import { type BuiltinEmbedderSettings, settingsTag } from "./builtin-embedder-settings.js";
+import { createFeatureContext, defaultSettingsFor, isCrossLingual } from "./create-feature-context.js";
+import { extractTextFeatures } from "./extract-text-features.js";
 import { blockLayout, projectFeatures } from "./project-features.js";
-import { createWordFactsLookup } from "./word-facts.js";
-import { createWordIdf } from "./word-idf.js";
-import { createWordTranslator } from "./word-translator.js";
 
 /** Names the vector space; bump the version whenever the vectors of the default settings change. */
 export const BUILTIN_EMBEDDER_ID = "builtin-xling-v2";
@@ -56,42 +49,14 @@ function shortHash(text: string): string {
   return hash.toString(16).padStart(8, "0").slice(0, 6);
 }
 
-/** Everything feature extraction needs, with empty caches (also used by the bench's diagnostics). */
-export function createFeatureContext(
-  lexicon: Lexicon,
-  settings: BuiltinEmbedderSettings,
-  thesaurus?: Thesaurus,
-): FeatureContext {
-  const idf = createWordIdf(lexicon);
-  const analyze = createWordAnalyzer(lexicon, idf);
-  const translator = createWordTranslator(lexicon, idf, settings);
-  return {
-    settings,
-    lexicon,
-    translator,
-    // Synonyms are looked up only when some purpose uses them (ADR 0540; off in the defaults).
-    facts: createWordFactsLookup({
-      settings,
-      lexicon,
-      analyze,
-      translator,
-      thesaurus: settings.querySynonymWeight > 0 || settings.passageSynonymWeight > 0 ? thesaurus : undefined,
-    }),
-  };
-}
-
 /** Builds the embedder around a lexicon already in memory (tests, the evaluation bench). */
 export function createBuiltinEmbedderWithLexicon(
   lexicon: Lexicon,
   settingsOverride: Partial<BuiltinEmbedderSettings> = {},
   thesaurus?: Thesaurus,
 ): Omit<BuiltinEmbedder, "lexiconLoadMs"> {
-  const crossLingual = lexicon.headwordCount.de2en + lexicon.headwordCount.en2de > 0;
-  const base: BuiltinEmbedderSettings = {
-    ...DEFAULT_BUILTIN_EMBEDDER_SETTINGS,
-    // Without a dictionary nothing lands in the other language's block: give each text all dimensions.
-    ...(crossLingual ? {} : { languageBlocks: false }),
-  };
+  const crossLingual = isCrossLingual(lexicon);
+  const base = defaultSettingsFor(lexicon);
   const settings: BuiltinEmbedderSettings = { ...base, ...settingsOverride };
   const context = createFeatureContext(lexicon, settings, thesaurus);
   // The dictionary is part of the space: vectors made with another edition (or none) are not comparable.

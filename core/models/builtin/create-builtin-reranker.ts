@@ -1,8 +1,25 @@
+import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import type { Reranker } from "../reranker.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
-import { createTokenMatcher, type RerankFeatures, rerankFeatures } from "./rerank-features.js";
-import { analyzeRerankQuery } from "./rerank-query.js";
+import { type BestSentenceScorer, createBestSentenceScorer } from "./best-sentence-similarity.js";
+import { createFeatureContext, defaultSettingsFor } from "./create-feature-context.js";
+import {
+  createTokenMatcher,
+  type RerankFeatures,
+  rerankFeatures,
+  type TokenMatcher,
+} from "./rerank-features.js";
+import { analyzeRerankQuery, type QueryWord } from "./rerank-query.js";
+
+/**
+ * A conversation turn is stored as "Speaker: what was said" (render-session.ts). The speaker is who,
+ * not what: matched, a name outweighs the topic in a short turn's cosine ("What did Anna say about
+ * the move?" would favour Anna's turn on hiring over Jonas's on the move). Channels and the lexical
+ * features still see it.
+ */
+const SPEAKER_LABEL = /^[^\n:]{1,60}:\s+/u;
+const withoutSpeaker = (text: string) => text.replace(SPEAKER_LABEL, "");
 
 export const BUILTIN_RERANKER_ID = "builtin-features-v1";
 
@@ -59,6 +76,28 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
   const configured = { ...DEFAULT_RERANK_WEIGHTS, ...options.weights };
   const features = Object.keys(configured) as (keyof RerankFeatures)[];
   const now = options.now ?? (() => new Date());
+  // The built-in embedder's features with their own word memo, built on first use: the workspace's
+  // embedder may be another model, and passages are embedded in worker threads (ADR 0630).
+  let sentences: BestSentenceScorer | undefined;
+  const sentenceScorer = () => {
+    if (sentences === undefined) {
+      const lexicon = options.lexicon ?? createEmptyLexicon();
+      sentences = createBestSentenceScorer(
+        createFeatureContext(lexicon, defaultSettingsFor(lexicon), options.thesaurus),
+      );
+    }
+    return sentences;
+  };
+  // Recall asks for the lexical scores and the best sentences of one query back to back: the query's
+  // analysis (dictionary and thesaurus look-ups) and its matcher's token memo serve both.
+  let last: { query: string; words: QueryWord[]; match: TokenMatcher } | undefined;
+  const analysed = (query: string) => {
+    if (last?.query !== query) {
+      const words = analyzeRerankQuery(query, options.lexicon, options.thesaurus);
+      last = { query, words, match: createTokenMatcher(words) };
+    }
+    return last;
+  };
   return {
     id: BUILTIN_RERANKER_ID,
     async rerank(query, candidates, context) {
@@ -66,13 +105,20 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       // Features weighted 0 (proximity and phrase by default, repeat in small workspaces) add
       // nothing: not computed.
       const skip = new Set(features.filter((key) => weights[key] === 0));
-      const words = analyzeRerankQuery(query, options.lexicon, options.thesaurus);
+      const { words, match } = analysed(query);
       const at = now();
-      const match = createTokenMatcher(words);
       return candidates.map((c) => {
         const f = rerankFeatures(words, c, at, match, skip);
         return features.reduce((sum, key) => sum + weights[key] * f[key], 0);
       });
+    },
+    async scoreBestSentences(query, candidates) {
+      const { match } = analysed(query);
+      return sentenceScorer().score(
+        query,
+        candidates.map((c) => (c.memoryType === "episodic" ? withoutSpeaker(c.text) : c.text)),
+        match,
+      );
     },
   };
 }

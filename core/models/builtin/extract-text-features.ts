@@ -75,11 +75,19 @@ export function extractTextFeatures(
   purpose: EmbedPurpose,
   context: FeatureContext,
 ): FeatureBag {
+  const facts = tokenizeWords(text).map(context.facts);
+  return extractWordFeatures(facts, decideLanguage(facts), purpose, context);
+}
+
+/** The features of a text's words (in order) in the language the text was found to be in. */
+export function extractWordFeatures(
+  facts: readonly WordFacts[],
+  language: LexiconLanguage,
+  purpose: EmbedPurpose,
+  context: FeatureContext,
+): FeatureBag {
   const { settings } = context;
   const bag = new FeatureBag();
-  const words = tokenizeWords(text);
-  const facts = words.map(context.facts);
-  const language = decideLanguage(facts);
   const other: LexiconLanguage = language === "de" ? "en" : "de";
   const translationWeight =
     purpose === "query" ? settings.queryTranslationWeight : settings.passageTranslationWeight;

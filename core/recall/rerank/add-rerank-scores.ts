@@ -12,17 +12,37 @@ export function addRerankScores<T extends { readonly score: number; readonly tim
   head: readonly T[],
   rerankScores: readonly number[],
   weight: number,
+  bestSentences?: AddedBestSentences,
 ): T[] {
   if (rerankScores.length !== head.length) {
     throw new Error(`reranker returned ${rerankScores.length} scores for ${head.length} candidates`);
   }
+  if (bestSentences !== undefined && bestSentences.scores.length !== head.length) {
+    throw new Error(
+      `reranker returned ${bestSentences.scores.length} sentence scores for ${head.length} candidates`,
+    );
+  }
   const lift = rerankContribution(rerankScores, weight);
+  const sentenceWeight = bestSentences?.weight ?? 0;
   // A time-boosted candidate's lift is scaled like its fused score: the time condition applies to
   // the whole score, or a well-worded candidate from the wrong day would win back what it lost.
   return head
-    .map((item, i) => ({ item, i, score: item.score + (lift[i] ?? 0) * (item.timeFactor ?? 1) }))
+    .map((item, i) => {
+      const added = (lift[i] ?? 0) + sentenceWeight * (bestSentences?.scores[i] ?? 0);
+      return { item, i, score: item.score + added * (item.timeFactor ?? 1) };
+    })
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ item, score }) => ({ ...item, score }));
+}
+
+/**
+ * Each candidate's best-sentence cosine (Reranker.scoreBestSentences) and its weight: the vector
+ * channel's share of the fusion × RecallTuning.bestSentenceWeight (ADR 0630). Added in full, not above
+ * a median: it is a similarity on the fused vector term's own scale, not a count of matched words.
+ */
+export interface AddedBestSentences {
+  readonly scores: readonly number[];
+  readonly weight: number;
 }
 
 /**

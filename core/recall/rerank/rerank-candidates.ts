@@ -36,19 +36,23 @@ export async function rerankCandidates(
   const { reranker, tuning, share } = stage;
   const head = ordered.slice(0, Math.max(tuning.rerankDepth, stage.k));
   const rest = ordered.slice(head.length);
+  // The built-in reranker's scores are added to calibrated fused scores (below); others are blended.
+  const scoresAdded = share !== undefined && reranker.id === BUILTIN_RERANKER_ID;
   try {
-    const scores = await stage.timer.time("rerank", () =>
-      reranker.rerank(
-        stage.query,
-        head.map((c) => ({
-          id: c.chunk.memoryId,
-          title: c.chunk.title,
-          text: c.chunk.content,
-          memoryType: c.chunk.memoryType,
-          validFrom: c.chunk.validFrom,
-        })),
-        { workspaceChunks: stage.workspaceChunks },
-      ),
+    const candidates = head.map((c) => ({
+      id: c.chunk.memoryId,
+      title: c.chunk.title,
+      text: c.chunk.content,
+      memoryType: c.chunk.memoryType,
+      validFrom: c.chunk.validFrom,
+    }));
+    const [scores, sentenceScores] = await stage.timer.time("rerank", () =>
+      Promise.all([
+        reranker.rerank(stage.query, candidates, { workspaceChunks: stage.workspaceChunks }),
+        scoresAdded && tuning.bestSentenceWeight > 0
+          ? reranker.scoreBestSentences?.(stage.query, candidates)
+          : undefined,
+      ]),
     );
     // With calibrated fusion the built-in reranker's score (the idf-weighted share of the query's
     // words and their dictionary translations in the candidate) is added to the fused score with a
@@ -58,9 +62,18 @@ export async function rerankCandidates(
     // the channels already found, still separates them (docs/recall.md "Rerank"). 0.15 is about
     // what the share-scaled rule gave monolingual queries (0.2 · α, α ≈ 0.7). Other rerankers'
     // scores have their own scales: their order is blended by rank.
+    // The best sentence's cosine refines the fused vector term — a passage's vector averages all it
+    // says, a question is answered by one sentence — so its weight follows that term's share (ADR 0630).
     const blended =
-      share !== undefined && reranker.id === BUILTIN_RERANKER_ID
-        ? addRerankScores(head, scores, tuning.rerankScoreWeight)
+      share !== undefined && scoresAdded
+        ? addRerankScores(
+            head,
+            scores,
+            tuning.rerankScoreWeight,
+            sentenceScores === undefined
+              ? undefined
+              : { scores: sentenceScores, weight: tuning.bestSentenceWeight * (1 - share) },
+          )
         : blendReranked(head, scores, tuning.firstStageWeight);
     // Explanations keep the reranker's own score of each hit; without explain nothing is added.
     const rerankOf = stage.explain
