@@ -1,0 +1,161 @@
+/**
+ * How the built-in reranker's best-sentence cosine should enter the final order (ADR 0630): every
+ * variant runs offline on channels recorded by `npm run bench:fusion` (the production fusion and
+ * lexical lift over the head of 20, the reranker's recorded score per candidate), with the best
+ * sentence scored by the production `scoreBestSentences` on each candidate's document text, and is
+ * scored as nDCG@10 per set; the last two columns are min and mean over the sets of variant − today.
+ *
+ *   npm run bench:fusion -- --all --limit 300 --dump-dir .tmp/fusion-channels
+ *   npx tsx bench/fusion/best-sentence-variants.ts [.tmp/fusion-channels] [--eval-dir ../shared/eval]
+ *
+ * "hashed" uses the built-in embedder's 1,024-d vectors of the sentences instead (the lead the feature
+ * came from); "replace" lets the best sentence take over part of the fused vector term instead of
+ * adding to it; the last adds only its excess over the vector cosine, for passages of ≥ 2 sentences.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { splitSentences } from "../../core/models/builtin/best-sentence-similarity.js";
+import { createBuiltinEmbedderWithLexicon } from "../../core/models/builtin/create-builtin-embedder.js";
+import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
+import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
+import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
+import { fuseCalibratedScores } from "../../core/recall/fuse/fuse-calibrated-scores.js";
+import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
+import { readEvalDataset } from "../eval/read-eval-dataset.js";
+import { ndcgAt } from "../eval/retrieval-metrics.js";
+import { PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
+import type { RecordedSet } from "./record-channels.js";
+
+const DEPTH = 20;
+
+interface Head {
+  readonly fused: readonly number[];
+  readonly rerank: readonly number[];
+  /** Best-sentence cosine (production scorer), and the same from the embedder's hashed vectors. */
+  readonly best: readonly number[];
+  readonly hashed: readonly number[];
+  /** The vector term's cosine as fused (the weakest vector hit's for candidates it did not return). */
+  readonly vector: readonly number[];
+  readonly sentences: readonly number[];
+  readonly alpha: number;
+}
+
+type Variant = (h: Head) => number[];
+
+const lifted = (h: Head, extra: (i: number) => number): number[] => {
+  const lift = rerankContribution(h.rerank, 0.15);
+  return h.fused.map((f, i) => f + (lift[i] ?? 0) + extra(i));
+};
+const at = (xs: readonly number[], i: number) => xs[i] ?? 0;
+
+const VARIANTS: Record<string, Variant> = {
+  today: (h) => lifted(h, () => 0),
+};
+for (const w of [0.6, 0.8, 1, 1.2]) {
+  VARIANTS[`+${w}(1−α)·best`] = (h) => lifted(h, (i) => w * (1 - h.alpha) * at(h.best, i));
+}
+VARIANTS["+0.3·hashed best"] = (h) => lifted(h, (i) => 0.3 * at(h.hashed, i));
+VARIANTS["+0.8(1−α)·(best − vector): replace"] = (h) =>
+  lifted(h, (i) => 0.8 * (1 - h.alpha) * (at(h.best, i) - at(h.vector, i)));
+VARIANTS["+1(1−α)·max(0, best − vector), ≥ 2 sentences"] = (h) =>
+  lifted(h, (i) =>
+    at(h.sentences, i) >= 2 ? (1 - h.alpha) * Math.max(0, at(h.best, i) - at(h.vector, i)) : 0,
+  );
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { "eval-dir": { type: "string", default: "../shared/eval" } },
+});
+const dir = positionals[0] ?? ".tmp/fusion-channels";
+const loaded = await loadLexicon({ cacheDirectory: join(tmpdir(), "memory-service-lexicon-cache") });
+const { thesaurus } = await loadThesaurus();
+const reranker = createBuiltinReranker({ lexicon: loaded.lexicon, thesaurus });
+const embedder = createBuiltinEmbedderWithLexicon(loaded.lexicon, {}, thesaurus);
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
+
+const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+const results = new Map<string, Map<string, number>>();
+for (const file of files) {
+  const set = JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedSet;
+  const dataset = await readEvalDataset(join(values["eval-dir"], set.dataset));
+  const textOf = new Map(dataset.documents.map((d) => [d.id, d.text]));
+  const hashedOf = new Map<string, Float32Array[]>();
+  const totals = new Map<string, number>();
+  const queryVectors = await embedder.embed(
+    set.queries.map((q) => q.text ?? ""),
+    "query",
+  );
+  for (const [index, q] of set.queries.entries()) {
+    const alpha = shareOf(q, PRODUCTION_SHARE);
+    const fused = fuseCalibratedScores(
+      q.fulltext.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, score: h.value })),
+      q.maxScore,
+      q.vector.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, distance: h.value })),
+      alpha,
+    );
+    const head = fused.slice(0, DEPTH);
+    const tail = fused.slice(DEPTH).map((m) => m.memoryId);
+    const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));
+    const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
+    const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
+    const queryVector = queryVectors[index] ?? new Float32Array();
+    const hashed: number[] = [];
+    for (const text of texts) {
+      let vectors = hashedOf.get(text);
+      if (vectors === undefined) {
+        vectors = await embedder.embed(splitSentences(text), "passage");
+        hashedOf.set(text, vectors);
+      }
+      hashed.push(Math.max(0, ...vectors.map((v) => dot(queryVector, v))));
+    }
+    const cosines = new Map<string, number>();
+    for (const h of q.vector) if (!cosines.has(h.memoryId)) cosines.set(h.memoryId, Math.max(0, 1 - h.value));
+    const weakest = cosines.size > 0 ? Math.min(...cosines.values()) : 0;
+    const h: Head = {
+      fused: head.map((m) => m.score),
+      rerank: head.map((m) => q.rerank[m.memoryId] ?? 0),
+      best: (await reranker.scoreBestSentences?.(q.text ?? "", candidates)) ?? [],
+      hashed,
+      vector: head.map((m) => cosines.get(m.memoryId) ?? weakest),
+      sentences: texts.map((text) => splitSentences(text).length),
+      alpha,
+    };
+    for (const [name, variant] of Object.entries(VARIANTS)) {
+      const scores = head.length > 1 ? variant(h) : h.fused;
+      const order = head
+        .map((m, i) => ({ id: m.memoryId, i, s: scores[i] ?? 0 }))
+        .sort((a, b) => b.s - a.s || a.i - b.i)
+        .map((x) => x.id);
+      const ndcg = ndcgAt(
+        [...order, ...tail].map((id) => docOf.get(id) ?? id),
+        new Set(q.relevant),
+        10,
+      );
+      totals.set(name, (totals.get(name) ?? 0) + ndcg);
+    }
+  }
+  results.set(
+    set.dataset,
+    new Map([...totals].map(([name, total]) => [name, total / Math.max(1, set.queries.length)])),
+  );
+}
+
+const sets = [...results.keys()];
+console.log(
+  ["variant".padEnd(44), ...sets.map((s) => s.slice(0, 13).padStart(13)), "   min Δ", "  mean Δ"].join(" "),
+);
+for (const name of Object.keys(VARIANTS)) {
+  const deltas = sets.map((s) => (results.get(s)?.get(name) ?? 0) - (results.get(s)?.get("today") ?? 0));
+  console.log(
+    [
+      name.padEnd(44),
+      ...sets.map((s) => (results.get(s)?.get(name) ?? 0).toFixed(4).padStart(13)),
+      Math.min(...deltas)
+        .toFixed(4)
+        .padStart(8),
+      (deltas.reduce((a, b) => a + b, 0) / deltas.length).toFixed(4).padStart(8),
+    ].join(" "),
+  );
+}
