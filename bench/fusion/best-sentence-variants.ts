@@ -21,11 +21,10 @@ import { createBuiltinEmbedderWithLexicon } from "../../core/models/builtin/crea
 import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
-import { fuseCalibratedScores } from "../../core/recall/fuse/fuse-calibrated-scores.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { readEvalDataset } from "../eval/read-eval-dataset.js";
 import { ndcgAt } from "../eval/retrieval-metrics.js";
-import { PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
+import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedSet } from "./record-channels.js";
 
 const DEPTH = 20;
@@ -89,12 +88,7 @@ for (const file of files) {
   );
   for (const [index, q] of set.queries.entries()) {
     const alpha = shareOf(q, PRODUCTION_SHARE);
-    const fused = fuseCalibratedScores(
-      q.fulltext.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, score: h.value })),
-      q.maxScore,
-      q.vector.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, distance: h.value })),
-      alpha,
-    );
+    const fused = calibratedFusion(q, alpha);
     const head = fused.slice(0, DEPTH);
     const tail = fused.slice(DEPTH).map((m) => m.memoryId);
     const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));

@@ -56,7 +56,8 @@ const rankFused = (channels: Parameters<typeof fuseReciprocalRank>[0]) => ({
   rerankShare: 1,
 });
 
-const calibratedFusion = (q: RecordedQuery, share: number) =>
+/** A recorded query's two channels fused as production fuses them, with full text's share `share`. */
+export const calibratedFusion = (q: RecordedQuery, share: number) =>
   fuseCalibratedScores(
     q.fulltext.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, score: h.value })),
     q.maxScore,

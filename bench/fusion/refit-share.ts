@@ -10,9 +10,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChannelShareWeights } from "../../core/recall/fuse/fuse-calibrated-scores.js";
-import { fuseCalibratedScores } from "../../core/recall/fuse/fuse-calibrated-scores.js";
 import { DEFAULT_RECALL_TUNING } from "../../core/recall/run-recall.js";
 import {
+  calibratedFusion,
   PRODUCTION_SHARE,
   scoreVariant,
   shareOf,
@@ -34,12 +34,7 @@ const variantOf =
   (weights: ChannelShareWeights): Variant =>
   (q: RecordedQuery) => {
     const share = shareOf(q, weights);
-    const fused = fuseCalibratedScores(
-      q.fulltext.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, score: h.value })),
-      q.maxScore,
-      q.vector.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, distance: h.value })),
-      share,
-    );
+    const fused = calibratedFusion(q, share);
     return {
       order: fused.map((m) => m.memoryId),
       rerankShare: share,

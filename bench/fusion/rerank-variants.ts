@@ -8,10 +8,9 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fuseCalibratedScores } from "../../core/recall/fuse/fuse-calibrated-scores.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { ndcgAt } from "../eval/retrieval-metrics.js";
-import { PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
+import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedQuery, RecordedSet } from "./record-channels.js";
 
 const DEPTH = 20;
@@ -106,12 +105,7 @@ function hinge(h: Head, w: number, threshold: (sorted: number[]) => number, dept
 
 function headOf(q: RecordedQuery): { head: Head; tail: string[] } {
   const share = shareOf(q, PRODUCTION_SHARE);
-  const fused = fuseCalibratedScores(
-    q.fulltext.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, score: h.value })),
-    q.maxScore,
-    q.vector.map((h) => ({ memoryId: h.memoryId, chunkId: h.chunkId, distance: h.value })),
-    share,
-  );
+  const fused = calibratedFusion(q, share);
   const head = fused.slice(0, DEPTH);
   const queryWords = (q.text ?? "").split(/\s+/u).filter((w) => w.length > 3).length;
   return {
