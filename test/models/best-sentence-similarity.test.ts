@@ -7,16 +7,29 @@ import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js"
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { dictionariesInstalled } from "./dictionaries-installed.js";
 
+// The built-in reranker's best-sentence cosine (ADR 0630): which sentences, what they score, and a
+// conversation turn without its speaker label.
+
 const realTest = (await dictionariesInstalled()) ? test : test.skip;
 
-/** The built-in reranker's best-sentence cosine (ADR 0630). */
 const candidate = (text: string) => ({ id: text.slice(0, 12), title: "", text });
 
-test("sentences: lines, then ICU sentence rules", (t) => {
+test("sentences: cut at line breaks and at ., ! or ? before a capital or a digit, not after an ordinal", (t) => {
   t.deepEqual(splitSentences("Wie lange dauert es?\nBis zu 14 Tage. Meist 5 bis 6.\n\n  "), [
     "Wie lange dauert es?",
     "Bis zu 14 Tage.",
     "Meist 5 bis 6.",
+  ]);
+  t.deepEqual(splitSentences('He said "Go." Then he left. A 2. Platz, 3 Mio. Euro.'), [
+    'He said "Go."',
+    "Then he left.",
+    "A 2. Platz, 3 Mio.",
+    "Euro.",
+  ]);
+  t.deepEqual(splitSentences("Am 3. Oktober 2026 kam er. Er blieb bis 2027. Dann ging er."), [
+    "Am 3. Oktober 2026 kam er.",
+    "Er blieb bis 2027.",
+    "Dann ging er.",
   ]);
   t.deepEqual(splitSentences(""), []);
 });
