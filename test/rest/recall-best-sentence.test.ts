@@ -1,7 +1,7 @@
 import test from "ava";
 import type { TestService, TestTenant } from "../helpers/test-service.js";
 import { startIngestService } from "../ingest/ingest-test-kit.js";
-import { recallHits, rest } from "./rest-client.js";
+import { recallHits, rest, storeEntries } from "./rest-client.js";
 
 // The built-in reranker's best-sentence cosine over REST, with the service's own models (ADR 0630): of
 // two memories with the question's words, the one that answers it in one sentence comes first, though
@@ -27,14 +27,7 @@ const MEMORIES: Record<string, string> = {
 test.before(async () => {
   service = await startIngestService();
   tenant = await service.createTenant({ plan: "api" });
-  for (const [name, content] of Object.entries(MEMORIES)) {
-    const res = await rest(service.httpUrl, "/api/v1/memory/entries", {
-      token: tenant.token,
-      body: { memory_type: "semantic", title: "Hinweis", content },
-    });
-    if (res.status !== 201) throw new Error(`store: ${res.status} ${res.text}`);
-    ids[name] = (res.body as { memoryId: string }).memoryId;
-  }
+  Object.assign(ids, await storeEntries(service.httpUrl, tenant.token, MEMORIES, "Hinweis"));
 });
 
 test("in a conversation, the turn on the topic leads the asked-about speaker's turns on other topics", async (t) => {

@@ -1,7 +1,7 @@
 import test from "ava";
 import { testModels } from "../graph/graph-test-kit.js";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
-import { rest } from "./rest-client.js";
+import { rest, storeEntries } from "./rest-client.js";
 
 // Pseudo-relevance feedback over REST (ADR 0570): with RECALL_PRF on, the full-text channel takes
 // terms the first pass's best memories share, searches again, and so finds a memory that holds none
@@ -39,15 +39,7 @@ async function start(prf: boolean): Promise<Side> {
     env: { RECALL_PRF: prf ? "on" : "off" },
   });
   const tenant = await service.createTenant({ plan: "api" });
-  const ids: Record<string, string> = {};
-  for (const [name, content] of Object.entries(MEMORIES)) {
-    const res = await rest(service.httpUrl, "/api/v1/memory/entries", {
-      token: tenant.token,
-      body: { memory_type: "semantic", title: "Notiz", content },
-    });
-    if (res.status !== 201) throw new Error(`store: ${res.status} ${res.text}`);
-    ids[name] = (res.body as { memoryId: string }).memoryId;
-  }
+  const ids = await storeEntries(service.httpUrl, tenant.token, MEMORIES, "Notiz");
   return { service, tenant, ids };
 }
 

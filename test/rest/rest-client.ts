@@ -54,3 +54,25 @@ export async function recallHits<H>(
   if (res.status !== 200) throw new Error(`recall: ${res.status} ${res.text}`);
   return (res.body as { hits: H[] }).hits;
 }
+
+/**
+ * Stores each named text as a semantic memory over REST (POST /api/v1/memory/entries) and returns the
+ * memory ids by name; any status but 201 fails the caller's setup.
+ */
+export async function storeEntries(
+  baseUrl: string,
+  token: string,
+  memories: Readonly<Record<string, string>>,
+  title: string,
+): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [name, content] of Object.entries(memories)) {
+    const res = await rest(baseUrl, "/api/v1/memory/entries", {
+      token,
+      body: { memory_type: "semantic", title, content },
+    });
+    if (res.status !== 201) throw new Error(`store: ${res.status} ${res.text}`);
+    ids[name] = (res.body as { memoryId: string }).memoryId;
+  }
+  return ids;
+}

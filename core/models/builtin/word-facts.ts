@@ -58,12 +58,7 @@ export const TRANSLATION_STRIDE = 3;
 export interface WordFactsContext {
   readonly settings: Pick<
     BuiltinEmbedderSettings,
-    | "idfPower"
-    | "stopwordWeight"
-    | "translationSharePower"
-    | "synonymSplit"
-    | "queryTranslationWeight"
-    | "passageTranslationWeight"
+    "idfPower" | "stopwordWeight" | "translationSharePower" | "synonymSplit"
   >;
   readonly lexicon: Lexicon;
   readonly analyze: WordAnalyzer;
@@ -116,9 +111,7 @@ function wordFeatures(word: string, language: LexiconLanguage, context: WordFact
   const analysis = analyze(word, language);
   const weightedIdf = analysis.idf * (stopword ? settings.stopwordWeight : 1);
   let translations = NONE;
-  // Looking up translations is most of a new word's cost: not done where no purpose uses them.
-  const translating = settings.queryTranslationWeight > 0 || settings.passageTranslationWeight > 0;
-  if (translating && !digits && weightedIdf > 0) {
+  if (!digits && weightedIdf > 0) {
     const translated = translator.translate(word, language).stems;
     const power = settings.translationSharePower;
     let total = 0;
