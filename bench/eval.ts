@@ -4,6 +4,7 @@
  *   npm run eval -- --all [--eval-dir ../shared/eval] [--limit 200] [--category c1,c2] [--seed eval]
  *   npm run eval -- --dataset ../shared/eval/xquad_de [--dataset …] [--limit 300] [--peer]
  *                   [--database-url URL] [--out-dir bench/results] [--stages bm25,vector,…]
+ *                   [--per-query DIR]   (one JSON line per query and stage: nDCG@10, the top documents)
  *
  * Ingests each set's corpus.jsonl through the real ingest path (IngestService.StoreMemories, one tenant per
  * `group`; `text` only unless meta.json says titles are fair), runs every query through the real recall
@@ -75,6 +76,8 @@ const { values } = parseArgs({
     "out-dir": { type: "string", default: "bench/results" },
     stages: { type: "string" },
     via: { type: "string", default: "entries" },
+    /** A directory: per set, one JSON line per query and stage (nDCG@10, the top documents). */
+    "per-query": { type: "string" },
     prf: { type: "boolean" },
     "lexicon-cache": { type: "string", default: join(tmpdir(), "memory-service-lexicon-cache") },
   },
@@ -122,6 +125,7 @@ async function evaluate(core: EvalCore, dir: string) {
     stageNames.map((s) => [s, { metrics: [], client: [], server: [] }]),
   );
   let reranker = "none";
+  const lines: string[] = [];
   for (const query of queries) {
     const headers = ingested.tenants.get(query.group)?.headers ?? {};
     for (const stage of stageNames) {
@@ -140,10 +144,25 @@ async function evaluate(core: EvalCore, dir: string) {
             query.relevant,
           );
       const bucket = perStage.get(stage);
-      bucket?.metrics.push(queryMetrics(ranked, query.relevant));
+      const metrics = queryMetrics(ranked, query.relevant);
+      bucket?.metrics.push(metrics);
+      lines.push(
+        JSON.stringify({
+          id: query.id,
+          stage,
+          ndcg10: metrics.ndcg10,
+          query: query.text,
+          top: ranked.slice(0, 3),
+        }),
+      );
       bucket?.client.push(elapsed);
       bucket?.server.push(response.latencyMs);
     }
+  }
+  const perQueryDir = values["per-query"];
+  if (perQueryDir !== undefined) {
+    await mkdir(perQueryDir, { recursive: true });
+    await writeFile(join(perQueryDir, `${dataset.name}.jsonl`), `${lines.join("\n")}\n`);
   }
   const stages: Record<string, StageResult> = {};
   for (const [name, bucket] of perStage) {

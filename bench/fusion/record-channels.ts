@@ -133,7 +133,12 @@ export async function recordQuery(
             memoryType: c.memoryType,
             createdAt: c.createdAt,
           })),
-          { workspaceChunks: fulltext.chunkCount },
+          {
+            workspaceChunks: fulltext.chunkCount,
+            ...(fulltext.wordDocumentFrequency === undefined
+              ? {}
+              : { wordDocumentFrequency: fulltext.wordDocumentFrequency }),
+          },
         );
   return {
     id: query.id,

@@ -12,6 +12,11 @@ export interface RerankCandidate {
 export interface RerankContext {
   /** The workspace's current chunks (BM25's N). */
   readonly workspaceChunks?: number;
+  /**
+   * How many of those chunks hold each word of the query (lower-cased; stop words absent), as BM25
+   * counts them: how common a word is in this workspace.
+   */
+  readonly wordDocumentFrequency?: ReadonlyMap<string, number>;
 }
 
 /** Scores candidates against a query; higher is better. Returns one score per candidate, in input order. */

@@ -92,6 +92,7 @@ export async function runRecall(
       logger: deps.logger,
       tenantId,
       workspaceChunks: first.fulltext.chunkCount,
+      wordDocumentFrequency: first.fulltext.wordDocumentFrequency,
     }));
   }
 

@@ -37,6 +37,12 @@ export interface FulltextResult {
   /** The tenant's current chunks (BM25's N): fusion's workspace-size feature. */
   readonly chunkCount: number;
   /**
+   * How many current chunks hold each word of the query (lower-cased, as analysed alone by the same
+   * analyzer as the chunks; words it drops as stop words are absent): the built-in reranker weighs
+   * a word common in this workspace less (ADR 0640). Unset when the channel was off.
+   */
+  readonly wordDocumentFrequency?: ReadonlyMap<string, number>;
+  /**
    * Scores other terms the way these hits were scored (same snapshot, statistics, filter, `as_of`):
    * pseudo-relevance feedback's second pass (ADR 0570). Unset when the channel was off.
    */
@@ -110,6 +116,23 @@ function calibratingLexemes(
 }
 
 /**
+ * Per word (analysed alone, texts from `start` on), its largest lexeme document frequency: a word the
+ * analyzer splits ("e-mail") counts as its most common part; a stop word has no lexeme and no entry.
+ */
+function documentFrequencyOfWords(
+  analyzed: readonly AnalyzedLexeme[],
+  words: readonly string[],
+  start: number,
+): Map<string, number> {
+  const frequencies = new Map<string, number>();
+  for (const { textIndex, df } of analyzed) {
+    const word = textIndex >= start ? words[textIndex - start] : undefined;
+    if (word !== undefined) frequencies.set(word, Math.max(df, frequencies.get(word) ?? 0));
+  }
+  return frequencies;
+}
+
+/**
  * The full-text channel: the query and its expansions analysed like the chunks, compounds of query
  * words looked up in the tenant's vocabulary (both in one round trip each, pipelined), then exact BM25.
  */
@@ -124,11 +147,13 @@ export async function searchFulltext(
     options.expansion ?? DEFAULT_QUERY_EXPANSION,
     options.thesaurus,
   );
-  // The words synonyms stand in for, analysed too (weight 0: only their document frequency is wanted).
+  // The words synonyms stand in for, and the query's own words one by one, analysed too (weight 0:
+  // only their document frequency is wanted).
   const synonymSources = [...new Set(expanded.synonymOf.filter((word) => word !== undefined))];
-  const texts = [...expanded.texts, ...synonymSources];
-  const weights = [...expanded.weights, ...synonymSources.map(() => 0)];
   const words = options.query.normalize("NFC").match(WORD) ?? [];
+  const ownWords = [...new Set(words.map((word) => word.toLowerCase()))];
+  const texts = [...expanded.texts, ...synonymSources, ...ownWords];
+  const weights = [...expanded.weights, ...synonymSources.map(() => 0), ...ownWords.map(() => 0)];
   const collectionRead = readCollectionStatistics(tx, tenantId);
   const [analyzed, collection, compounds, view] = await Promise.all([
     analyzeQueryTexts(tx, tenantId, texts),
@@ -137,6 +162,11 @@ export async function searchFulltext(
     options.index?.open(tx, tenantId, async () => (await collectionRead).chunkCount),
   ]);
   const own = new Map(analyzed.filter((a) => a.textIndex === 0).map((a) => [a.lexeme, a.df > 0]));
+  const wordDocumentFrequency = documentFrequencyOfWords(
+    analyzed,
+    ownWords,
+    expanded.texts.length + synonymSources.length,
+  );
   const coverage = own.size === 0 ? 0 : [...own.values()].filter(Boolean).length / own.size;
   const compoundIndex = texts.length;
   const lexemes = [
@@ -184,7 +214,15 @@ export async function searchFulltext(
   const searchTerms = async (searched: readonly Bm25Term[]) =>
     (await fromIndex(searched))?.hits ?? (await sql(searched)).hits;
   const scoreChunks = async (chunkIds: readonly string[]) => (await sql(terms, chunkIds)).hits;
-  const found = { terms, maxScore, coverage, chunkCount: collection.chunkCount, searchTerms, scoreChunks };
+  const found = {
+    terms,
+    maxScore,
+    coverage,
+    chunkCount: collection.chunkCount,
+    wordDocumentFrequency,
+    searchTerms,
+    scoreChunks,
+  };
   const indexed = await fromIndex(terms);
   if (indexed !== undefined) return { hits: indexed.hits, path: indexed.path, ...found };
   // An index is held but could not answer for this snapshot (cold or rebuilding tenants hold none).

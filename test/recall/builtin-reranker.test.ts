@@ -6,6 +6,7 @@ import {
 } from "../../core/models/builtin/create-builtin-reranker.js";
 import { rerankFeatures } from "../../core/models/builtin/rerank-features.js";
 import { analyzeRerankQuery } from "../../core/models/builtin/rerank-query.js";
+import { workspaceRarity } from "../../core/models/builtin/workspace-rarity.js";
 import { createEmptyLexicon } from "../../core/models/lexicon/create-lexicon.js";
 import { parseOpenThesaurus } from "../../core/models/thesaurus/read-openthesaurus.js";
 import { blendReranked } from "../../core/recall/rerank/blend-reranked.js";
@@ -118,4 +119,38 @@ test("with a thesaurus, a query word's synonym in a passage counts as the word",
   );
   t.true(without.coverage < 1);
   t.is(withSynonyms.coverage, 1);
+});
+
+test("a word in most of the workspace's chunks weighs less than a rare one (ADR 0640)", async (t) => {
+  const reranker = createBuiltinReranker({ now: () => now });
+  const candidates = [
+    { id: "common", title: "", text: "Das Coronavirus ist neu." },
+    { id: "rare", title: "", text: "Die Inkubationszeit ist lang." },
+  ];
+  const query = "Coronavirus Inkubationszeit";
+  const plain = await reranker.rerank(query, candidates, { workspaceChunks: 200 });
+  t.is(plain[0], plain[1], "without figures both words weigh their dictionary idf (1 without a lexicon)");
+  const frequencies = new Map([
+    ["coronavirus", 180],
+    ["inkubationszeit", 3],
+  ]);
+  const weighed = await reranker.rerank(query, candidates, {
+    workspaceChunks: 200,
+    wordDocumentFrequency: frequencies,
+  });
+  t.true((weighed[1] ?? 0) > (weighed[0] ?? 0));
+  t.true((weighed[0] ?? 0) < 0.2, "a word in 90% of the chunks is a small share of the query");
+  t.deepEqual(
+    await reranker.rerank(query, candidates, { workspaceChunks: 200, wordDocumentFrequency: new Map() }),
+    plain,
+    "words without a figure keep their weight",
+  );
+});
+
+test("workspace rarity: 1 for a word no chunk holds, falling with its share of the chunks", (t) => {
+  t.is(workspaceRarity(0, 1_000), 1);
+  t.true(workspaceRarity(10, 1_000) > workspaceRarity(100, 1_000));
+  t.true(workspaceRarity(1_000, 1_000) > 0 && workspaceRarity(1_000, 1_000) < 0.1);
+  t.is(workspaceRarity(5, 0), 1, "an empty workspace (no figures) changes nothing");
+  t.is(workspaceRarity(2_000, 1_000), workspaceRarity(1_000, 1_000), "pending deltas may overshoot N");
 });

@@ -11,6 +11,7 @@ import {
   type TokenMatcher,
 } from "./rerank-features.js";
 import { analyzeRerankQuery, type QueryWord } from "./rerank-query.js";
+import { weighByWorkspace } from "./workspace-rarity.js";
 
 /**
  * A conversation turn is stored as "Speaker: what was said" (render-session.ts). The speaker is who,
@@ -105,7 +106,9 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       // Features weighted 0 (proximity and phrase by default, repeat in small workspaces) add
       // nothing: not computed.
       const skip = new Set(features.filter((key) => weights[key] === 0));
-      const { words, match } = analysed(query);
+      const { words: own, match } = analysed(query);
+      // The matcher depends only on the words' stems: it serves the reweighed words as well.
+      const words = weighByWorkspace(own, context?.wordDocumentFrequency, context?.workspaceChunks);
       const at = now();
       return candidates.map((c) => {
         const f = rerankFeatures(words, c, at, match, skip);

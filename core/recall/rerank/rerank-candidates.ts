@@ -23,6 +23,8 @@ export interface RerankStage {
   readonly tenantId: string;
   /** The workspace's current chunks (the built-in reranker's `repeat` grows with it, ADR 0550). */
   readonly workspaceChunks: number;
+  /** How many of its chunks hold each query word (the built-in reranker's word weights, ADR 0640). */
+  readonly wordDocumentFrequency?: ReadonlyMap<string, number> | undefined;
 }
 
 /**
@@ -48,7 +50,12 @@ export async function rerankCandidates(
     }));
     const [scores, sentenceScores] = await stage.timer.time("rerank", () =>
       Promise.all([
-        reranker.rerank(stage.query, candidates, { workspaceChunks: stage.workspaceChunks }),
+        reranker.rerank(stage.query, candidates, {
+          workspaceChunks: stage.workspaceChunks,
+          ...(stage.wordDocumentFrequency === undefined
+            ? {}
+            : { wordDocumentFrequency: stage.wordDocumentFrequency }),
+        }),
         scoresAdded && tuning.bestSentenceWeight > 0
           ? reranker.scoreBestSentences?.(stage.query, candidates)
           : undefined,

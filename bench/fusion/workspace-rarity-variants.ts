@@ -1,0 +1,142 @@
+/**
+ * How the built-in reranker's query words should be weighted (ADR 0640): by dictionary idf alone
+ * (before), or also by their rarity in the workspace (BM25's idf over the idf of an unseen word), at
+ * several powers. Every variant re-scores the lexical reranker over the production head of 20
+ * (calibrated fusion, best-sentence cosine as shipped) on channels recorded by `npm run bench:fusion`
+ * and is scored as nDCG@10 per set; the last two columns are min and mean over the sets of
+ * variant − dictionary idf alone. Document frequencies are counted here from the set's texts by the
+ * German Snowball stem of each word (what the index's `german` analyzer keeps), per query group.
+ *
+ *   npm run bench:fusion -- --all --limit 300 --dump-dir .tmp/fusion-channels
+ *   npx tsx bench/fusion/workspace-rarity-variants.ts [.tmp/fusion-channels] [--eval-dir ../shared/eval]
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
+import { createTokenMatcher, rerankFeatures } from "../../core/models/builtin/rerank-features.js";
+import { analyzeRerankQuery, type QueryWord } from "../../core/models/builtin/rerank-query.js";
+import { stemsOf } from "../../core/models/builtin/stem-like-index.js";
+import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
+import { workspaceRarity } from "../../core/models/builtin/workspace-rarity.js";
+import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
+import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
+import { DEFAULT_RECALL_TUNING } from "../../core/recall/recall-deps.js";
+import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
+import { readEvalDataset } from "../eval/read-eval-dataset.js";
+import { ndcgAt } from "../eval/retrieval-metrics.js";
+import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
+import type { RecordedSet } from "./record-channels.js";
+
+const DEPTH = 20;
+/** The lexical features recall weighs in workspaces below REPEAT_FROM chunks (title is empty here). */
+const SKIPPED = new Set(["repeat", "proximity", "phrase"] as const);
+
+/** A word's weight from its dictionary weight and its workspace rarity. */
+type Weigh = (dictionary: number, rarity: number) => number;
+const VARIANTS: Record<string, Weigh> = {
+  "dictionary idf (before)": (d) => d,
+  "dictionary × rarity (taken)": (d, r) => d * r,
+  "dictionary × rarity^1.5": (d, r) => d * r ** 1.5,
+  "dictionary × rarity^2": (d, r) => d * r ** 2,
+  "√dictionary × rarity": (d, r) => Math.sqrt(d) * r,
+  "rarity alone": (_d, r) => r,
+  "dictionary × min(1, rarity / 0.3)": (d, r) => d * Math.min(1, r / 0.3),
+  "dictionary × min(1, rarity / 0.4)": (d, r) => d * Math.min(1, r / 0.4),
+  "dictionary × min(1, rarity / 0.5)": (d, r) => d * Math.min(1, r / 0.5),
+  "dictionary × min(1, rarity / 0.6)": (d, r) => d * Math.min(1, r / 0.6),
+};
+const BASELINE = "dictionary idf (before)";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { "eval-dir": { type: "string", default: "../shared/eval" } },
+});
+const dir = positionals[0] ?? ".tmp/fusion-channels";
+const { lexicon } = await loadLexicon({ cacheDirectory: join(tmpdir(), "memory-service-lexicon-cache") });
+const { thesaurus } = await loadThesaurus();
+const reranker = createBuiltinReranker({ lexicon, thesaurus });
+const indexStem = (word: string) => stemsOf(word)[0];
+
+const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+const results = new Map<string, Map<string, number>>();
+for (const file of files) {
+  const set = JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedSet;
+  const dataset = await readEvalDataset(join(values["eval-dir"], set.dataset));
+  const textOf = new Map(dataset.documents.map((d) => [d.id, d.text]));
+  // Per query group (one workspace each in the eval): stem → how many documents hold it.
+  const frequencies = new Map<string, Map<string, number>>();
+  const sizes = new Map<string, number>();
+  for (const d of dataset.documents) {
+    sizes.set(d.group, (sizes.get(d.group) ?? 0) + 1);
+    const counts = frequencies.get(d.group) ?? new Map<string, number>();
+    frequencies.set(d.group, counts);
+    for (const stem of new Set(tokenizeWords(d.text).map(indexStem)))
+      counts.set(stem, (counts.get(stem) ?? 0) + 1);
+  }
+  const groupOf = new Map(dataset.queries.map((q) => [q.id, q.group]));
+  const totals = new Map<string, number>();
+  for (const q of set.queries) {
+    const alpha = shareOf(q, PRODUCTION_SHARE);
+    const fused = calibratedFusion(q, alpha);
+    const head = fused.slice(0, DEPTH);
+    const tail = fused.slice(DEPTH).map((m) => m.memoryId);
+    const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));
+    const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
+    const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
+    const best = (await reranker.scoreBestSentences?.(q.text ?? "", candidates)) ?? [];
+    const words = analyzeRerankQuery(q.text ?? "", lexicon, thesaurus);
+    const group = groupOf.get(q.id) ?? "";
+    const chunks = sizes.get(group) ?? 0;
+    const rarity = words.map((w) =>
+      workspaceRarity(frequencies.get(group)?.get(indexStem(w.word)) ?? 0, chunks),
+    );
+    const match = createTokenMatcher(words);
+    const now = new Date();
+    for (const [name, weigh] of Object.entries(VARIANTS)) {
+      const weighed: QueryWord[] = words.map((w, i) => ({ ...w, weight: weigh(w.weight, rarity[i] ?? 1) }));
+      const lexical = texts.map(
+        (text) => rerankFeatures(weighed, { title: "", text }, now, match, SKIPPED).coverage,
+      );
+      const lift = rerankContribution(lexical, DEFAULT_RECALL_TUNING.rerankScoreWeight);
+      const sentenceWeight = DEFAULT_RECALL_TUNING.bestSentenceWeight * (1 - alpha);
+      const order = head
+        .map((m, i) => ({
+          id: m.memoryId,
+          i,
+          s: m.score + (lift[i] ?? 0) + sentenceWeight * (best[i] ?? 0),
+        }))
+        .sort((a, b) => b.s - a.s || a.i - b.i)
+        .map((x) => x.id);
+      const ndcg = ndcgAt(
+        [...order, ...tail].map((id) => docOf.get(id) ?? id),
+        new Set(q.relevant),
+        10,
+      );
+      totals.set(name, (totals.get(name) ?? 0) + ndcg);
+    }
+  }
+  results.set(
+    set.dataset,
+    new Map([...totals].map(([name, total]) => [name, total / Math.max(1, set.queries.length)])),
+  );
+}
+
+const sets = [...results.keys()];
+console.log(
+  ["variant".padEnd(30), ...sets.map((s) => s.slice(0, 13).padStart(13)), "   min Δ", "  mean Δ"].join(" "),
+);
+for (const name of Object.keys(VARIANTS)) {
+  const deltas = sets.map((s) => (results.get(s)?.get(name) ?? 0) - (results.get(s)?.get(BASELINE) ?? 0));
+  console.log(
+    [
+      name.padEnd(30),
+      ...sets.map((s) => (results.get(s)?.get(name) ?? 0).toFixed(4).padStart(13)),
+      Math.min(...deltas)
+        .toFixed(4)
+        .padStart(8),
+      (deltas.reduce((a, b) => a + b, 0) / deltas.length).toFixed(4).padStart(8),
+    ].join(" "),
+  );
+}
