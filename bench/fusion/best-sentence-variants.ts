@@ -23,9 +23,9 @@ import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import { ndcgAt } from "../eval/retrieval-metrics.js";
 import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedSet } from "./record-channels.js";
+import { headNdcg, printVariantTable } from "./variant-table.js";
 
 const DEPTH = 20;
 
@@ -118,15 +118,7 @@ for (const file of files) {
     };
     for (const [name, variant] of Object.entries(VARIANTS)) {
       const scores = head.length > 1 ? variant(h) : h.fused;
-      const order = head
-        .map((m, i) => ({ id: m.memoryId, i, s: scores[i] ?? 0 }))
-        .sort((a, b) => b.s - a.s || a.i - b.i)
-        .map((x) => x.id);
-      const ndcg = ndcgAt(
-        [...order, ...tail].map((id) => docOf.get(id) ?? id),
-        new Set(q.relevant),
-        10,
-      );
+      const ndcg = headNdcg(head, scores, tail, docOf, q.relevant);
       totals.set(name, (totals.get(name) ?? 0) + ndcg);
     }
   }
@@ -136,20 +128,4 @@ for (const file of files) {
   );
 }
 
-const sets = [...results.keys()];
-console.log(
-  ["variant".padEnd(44), ...sets.map((s) => s.slice(0, 13).padStart(13)), "   min Δ", "  mean Δ"].join(" "),
-);
-for (const name of Object.keys(VARIANTS)) {
-  const deltas = sets.map((s) => (results.get(s)?.get(name) ?? 0) - (results.get(s)?.get("today") ?? 0));
-  console.log(
-    [
-      name.padEnd(44),
-      ...sets.map((s) => (results.get(s)?.get(name) ?? 0).toFixed(4).padStart(13)),
-      Math.min(...deltas)
-        .toFixed(4)
-        .padStart(8),
-      (deltas.reduce((a, b) => a + b, 0) / deltas.length).toFixed(4).padStart(8),
-    ].join(" "),
-  );
-}
+printVariantTable(results, Object.keys(VARIANTS), "today");

@@ -1,7 +1,8 @@
 /**
  * How the built-in reranker's query words should be weighted (ADR 0640): by dictionary idf alone
  * (before), or also by their rarity in the workspace (BM25's idf over the idf of an unseen word), at
- * several powers. Every variant re-scores the lexical reranker over the production head of 20
+ * several powers; then, with rarity, phrase order or proximity added to coverage (the last rows).
+ * Every variant re-scores the lexical reranker over the production head of 20
  * (calibrated fusion, best-sentence cosine as shipped) on channels recorded by `npm run bench:fusion`
  * and is scored as nDCG@10 per set; the last two columns are min and mean over the sets of
  * variant − dictionary idf alone. Document frequencies are counted here from the set's texts by the
@@ -15,7 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
-import { createTokenMatcher, rerankFeatures } from "../../core/models/builtin/rerank-features.js";
+import {
+  createTokenMatcher,
+  type RerankFeatures,
+  rerankFeatures,
+} from "../../core/models/builtin/rerank-features.js";
 import { analyzeRerankQuery, type QueryWord } from "../../core/models/builtin/rerank-query.js";
 import { stemsOf } from "../../core/models/builtin/stem-like-index.js";
 import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
@@ -25,27 +30,36 @@ import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { DEFAULT_RECALL_TUNING } from "../../core/recall/recall-deps.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import { ndcgAt } from "../eval/retrieval-metrics.js";
 import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedSet } from "./record-channels.js";
+import { headNdcg, printVariantTable } from "./variant-table.js";
 
 const DEPTH = 20;
-/** The lexical features recall weighs in workspaces below REPEAT_FROM chunks (title is empty here). */
-const SKIPPED = new Set(["repeat", "proximity", "phrase"] as const);
+/** Not weighed below REPEAT_FROM chunks, where every evaluation workspace is. */
+const SKIPPED = new Set(["repeat"] as const);
 
 /** A word's weight from its dictionary weight and its workspace rarity. */
 type Weigh = (dictionary: number, rarity: number) => number;
-const VARIANTS: Record<string, Weigh> = {
-  "dictionary idf (before)": (d) => d,
-  "dictionary × rarity (taken)": (d, r) => d * r,
-  "dictionary × rarity^1.5": (d, r) => d * r ** 1.5,
-  "dictionary × rarity^2": (d, r) => d * r ** 2,
-  "√dictionary × rarity": (d, r) => Math.sqrt(d) * r,
-  "rarity alone": (_d, r) => r,
-  "dictionary × min(1, rarity / 0.3)": (d, r) => d * Math.min(1, r / 0.3),
-  "dictionary × min(1, rarity / 0.4)": (d, r) => d * Math.min(1, r / 0.4),
-  "dictionary × min(1, rarity / 0.5)": (d, r) => d * Math.min(1, r / 0.5),
-  "dictionary × min(1, rarity / 0.6)": (d, r) => d * Math.min(1, r / 0.6),
+/** The lexical score from the features (coverage alone before ADR 0640). */
+type Combine = (f: RerankFeatures) => number;
+const coverage: Combine = (f) => f.coverage;
+const byRarity: Weigh = (d, r) => d * r;
+const VARIANTS: Record<string, { weigh: Weigh; combine: Combine }> = {
+  "dictionary idf (before)": { weigh: (d) => d, combine: coverage },
+  "dictionary × rarity": { weigh: byRarity, combine: coverage },
+  "dictionary × rarity^1.5": { weigh: (d, r) => d * r ** 1.5, combine: coverage },
+  "dictionary × rarity^2": { weigh: (d, r) => d * r ** 2, combine: coverage },
+  "√dictionary × rarity": { weigh: (d, r) => Math.sqrt(d) * r, combine: coverage },
+  "rarity alone": { weigh: (_d, r) => r, combine: coverage },
+  "× rarity + 0.2 phrase": { weigh: byRarity, combine: (f) => f.coverage + 0.2 * f.phrase },
+  "× rarity + 0.5 phrase (taken)": { weigh: byRarity, combine: (f) => f.coverage + 0.5 * f.phrase },
+  "× rarity + 0.8 phrase": { weigh: byRarity, combine: (f) => f.coverage + 0.8 * f.phrase },
+  "× rarity + 0.2 proximity": { weigh: byRarity, combine: (f) => f.coverage + 0.2 * f.proximity },
+  "× rarity + 0.5 proximity": { weigh: byRarity, combine: (f) => f.coverage + 0.5 * f.proximity },
+  "dictionary × min(1, rarity / 0.3)": { weigh: (d, r) => d * Math.min(1, r / 0.3), combine: coverage },
+  "dictionary × min(1, rarity / 0.4)": { weigh: (d, r) => d * Math.min(1, r / 0.4), combine: coverage },
+  "dictionary × min(1, rarity / 0.5)": { weigh: (d, r) => d * Math.min(1, r / 0.5), combine: coverage },
+  "dictionary × min(1, rarity / 0.6)": { weigh: (d, r) => d * Math.min(1, r / 0.6), combine: coverage },
 };
 const BASELINE = "dictionary idf (before)";
 
@@ -94,26 +108,15 @@ for (const file of files) {
     );
     const match = createTokenMatcher(words);
     const now = new Date();
-    for (const [name, weigh] of Object.entries(VARIANTS)) {
+    for (const [name, { weigh, combine }] of Object.entries(VARIANTS)) {
       const weighed: QueryWord[] = words.map((w, i) => ({ ...w, weight: weigh(w.weight, rarity[i] ?? 1) }));
-      const lexical = texts.map(
-        (text) => rerankFeatures(weighed, { title: "", text }, now, match, SKIPPED).coverage,
+      const lexical = texts.map((text) =>
+        combine(rerankFeatures(weighed, { title: "", text }, now, match, SKIPPED)),
       );
       const lift = rerankContribution(lexical, DEFAULT_RECALL_TUNING.rerankScoreWeight);
       const sentenceWeight = DEFAULT_RECALL_TUNING.bestSentenceWeight * (1 - alpha);
-      const order = head
-        .map((m, i) => ({
-          id: m.memoryId,
-          i,
-          s: m.score + (lift[i] ?? 0) + sentenceWeight * (best[i] ?? 0),
-        }))
-        .sort((a, b) => b.s - a.s || a.i - b.i)
-        .map((x) => x.id);
-      const ndcg = ndcgAt(
-        [...order, ...tail].map((id) => docOf.get(id) ?? id),
-        new Set(q.relevant),
-        10,
-      );
+      const scores = head.map((m, i) => m.score + (lift[i] ?? 0) + sentenceWeight * (best[i] ?? 0));
+      const ndcg = headNdcg(head, scores, tail, docOf, q.relevant);
       totals.set(name, (totals.get(name) ?? 0) + ndcg);
     }
   }
@@ -123,20 +126,4 @@ for (const file of files) {
   );
 }
 
-const sets = [...results.keys()];
-console.log(
-  ["variant".padEnd(30), ...sets.map((s) => s.slice(0, 13).padStart(13)), "   min Δ", "  mean Δ"].join(" "),
-);
-for (const name of Object.keys(VARIANTS)) {
-  const deltas = sets.map((s) => (results.get(s)?.get(name) ?? 0) - (results.get(s)?.get(BASELINE) ?? 0));
-  console.log(
-    [
-      name.padEnd(30),
-      ...sets.map((s) => (results.get(s)?.get(name) ?? 0).toFixed(4).padStart(13)),
-      Math.min(...deltas)
-        .toFixed(4)
-        .padStart(8),
-      (deltas.reduce((a, b) => a + b, 0) / deltas.length).toFixed(4).padStart(8),
-    ].join(" "),
-  );
-}
+printVariantTable(results, Object.keys(VARIANTS), BASELINE);

@@ -1,0 +1,55 @@
+import { ndcgAt } from "../eval/retrieval-metrics.js";
+
+/**
+ * nDCG@10 of a reranked head: the head's memories ordered by `scores` (ties keep the fused order),
+ * then the tail as fused; `docOf` names the evaluation document of a memory.
+ */
+export function headNdcg(
+  head: readonly { readonly memoryId: string }[],
+  scores: readonly number[],
+  tail: readonly string[],
+  docOf: ReadonlyMap<string, string>,
+  relevant: readonly string[],
+): number {
+  const order = head
+    .map((m, i) => ({ id: m.memoryId, i, s: scores[i] ?? 0 }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.id);
+  return ndcgAt(
+    [...order, ...tail].map((id) => docOf.get(id) ?? id),
+    new Set(relevant),
+    10,
+  );
+}
+
+/**
+ * Prints variants × sets (mean nDCG@10 per set), then each variant's min and mean over the sets of
+ * variant − `baseline`.
+ */
+export function printVariantTable(
+  results: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  variants: readonly string[],
+  baseline: string,
+): void {
+  const sets = [...results.keys()];
+  const width = Math.max(7, ...variants.map((v) => v.length)) + 2;
+  console.log(
+    ["variant".padEnd(width), ...sets.map((s) => s.slice(0, 13).padStart(13)), "   min Δ", "  mean Δ"].join(
+      " ",
+    ),
+  );
+  for (const name of variants) {
+    const score = (set: string, variant: string) => results.get(set)?.get(variant) ?? 0;
+    const deltas = sets.map((s) => score(s, name) - score(s, baseline));
+    console.log(
+      [
+        name.padEnd(width),
+        ...sets.map((s) => score(s, name).toFixed(4).padStart(13)),
+        Math.min(...deltas)
+          .toFixed(4)
+          .padStart(8),
+        (deltas.reduce((a, b) => a + b, 0) / deltas.length).toFixed(4).padStart(8),
+      ].join(" "),
+    );
+  }
+}
