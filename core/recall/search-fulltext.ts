@@ -117,7 +117,7 @@ function calibratingLexemes(
 
 /**
  * Per word (analysed alone, texts from `start` on), its largest lexeme document frequency: a word the
- * analyzer splits ("e-mail") counts as its most common part; a stop word has no lexeme and no entry.
+ * analyzer splits counts as its most common part; a stop word has no lexeme and no entry.
  */
 function documentFrequencyOfWords(
   analyzed: readonly AnalyzedLexeme[],
@@ -151,7 +151,8 @@ export async function searchFulltext(
   // only their document frequency is wanted).
   const synonymSources = [...new Set(expanded.synonymOf.filter((word) => word !== undefined))];
   const words = options.query.normalize("NFC").match(WORD) ?? [];
-  const ownWords = [...new Set(words.map((word) => word.toLowerCase()))];
+  // Lower-cased before the split, as the built-in reranker's tokenizer does: the same words, the same keys.
+  const ownWords = [...new Set(options.query.normalize("NFC").toLowerCase().match(WORD) ?? [])];
   const texts = [...expanded.texts, ...synonymSources, ...ownWords];
   const weights = [...expanded.weights, ...synonymSources.map(() => 0), ...ownWords.map(() => 0)];
   const collectionRead = readCollectionStatistics(tx, tenantId);

@@ -105,8 +105,8 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
     id: BUILTIN_RERANKER_ID,
     async rerank(query, candidates, context) {
       const weights = { ...configured, repeat: configured.repeat * repeatScale(context?.workspaceChunks) };
-      // Features weighted 0 (proximity and phrase by default, repeat in small workspaces) add
-      // nothing: not computed.
+      // Features weighted 0 (proximity by default, repeat in small workspaces) add nothing: not
+      // computed.
       const skip = new Set(features.filter((key) => weights[key] === 0));
       const { words: own, match } = analysed(query);
       // The matcher depends only on the words' stems: it serves the reweighed words as well.
