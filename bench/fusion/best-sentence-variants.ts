@@ -23,9 +23,8 @@ import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedSet } from "./record-channels.js";
-import { headNdcg, printVariantTable } from "./variant-table.js";
+import { headNdcg, printVariantTable, replayHead } from "./variant-table.js";
 
 const DEPTH = 20;
 
@@ -87,13 +86,7 @@ for (const file of files) {
     "query",
   );
   for (const [index, q] of set.queries.entries()) {
-    const alpha = shareOf(q, PRODUCTION_SHARE);
-    const fused = calibratedFusion(q, alpha);
-    const head = fused.slice(0, DEPTH);
-    const tail = fused.slice(DEPTH).map((m) => m.memoryId);
-    const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));
-    const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
-    const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
+    const { alpha, head, tail, docOf, texts, candidates } = replayHead(q, textOf, DEPTH);
     const queryVector = queryVectors[index] ?? new Float32Array();
     const hashed: number[] = [];
     for (const text of texts) {

@@ -1,4 +1,6 @@
 import { ndcgAt } from "../eval/retrieval-metrics.js";
+import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
+import type { RecordedQuery } from "./record-channels.js";
 
 /**
  * nDCG@10 of a reranked head: the head's memories ordered by `scores` (ties keep the fused order),
@@ -52,4 +54,19 @@ export function printVariantTable(
       ].join(" "),
     );
   }
+}
+
+/**
+ * One recorded query's production head (calibrated fusion at the production share, the first `depth`
+ * memories), the rest of the fused order, each memory's evaluation document and the head's texts.
+ */
+export function replayHead(q: RecordedQuery, textOf: ReadonlyMap<string, string>, depth: number) {
+  const alpha = shareOf(q, PRODUCTION_SHARE);
+  const fused = calibratedFusion(q, alpha);
+  const head = fused.slice(0, depth);
+  const tail = fused.slice(depth).map((m) => m.memoryId);
+  const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));
+  const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
+  const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
+  return { alpha, head, tail, docOf, texts, candidates };
 }

@@ -30,9 +30,8 @@ import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { DEFAULT_RECALL_TUNING } from "../../core/recall/recall-deps.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
 import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
 import type { RecordedSet } from "./record-channels.js";
-import { headNdcg, printVariantTable } from "./variant-table.js";
+import { headNdcg, printVariantTable, replayHead } from "./variant-table.js";
 
 const DEPTH = 20;
 /** Not weighed below REPEAT_FROM chunks, where every evaluation workspace is. */
@@ -92,13 +91,7 @@ for (const file of files) {
   const groupOf = new Map(dataset.queries.map((q) => [q.id, q.group]));
   const totals = new Map<string, number>();
   for (const q of set.queries) {
-    const alpha = shareOf(q, PRODUCTION_SHARE);
-    const fused = calibratedFusion(q, alpha);
-    const head = fused.slice(0, DEPTH);
-    const tail = fused.slice(DEPTH).map((m) => m.memoryId);
-    const docOf = new Map([...q.fulltext, ...q.vector].map((h) => [h.memoryId, h.doc]));
-    const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
-    const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
+    const { alpha, head, tail, docOf, texts, candidates } = replayHead(q, textOf, DEPTH);
     const best = (await reranker.scoreBestSentences?.(q.text ?? "", candidates)) ?? [];
     const words = analyzeRerankQuery(q.text ?? "", lexicon, thesaurus);
     const group = groupOf.get(q.id) ?? "";
