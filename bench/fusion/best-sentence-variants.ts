@@ -1,18 +1,3 @@
-/**
- * How the built-in reranker's best-sentence cosine should enter the final order (ADR 0630): every
- * variant runs offline on channels recorded by `npm run bench:fusion` (the production fusion and
- * lexical lift over the head of 20, the reranker's recorded score per candidate), with the best
- * sentence scored by the production `scoreBestSentences` on each candidate's document text, and is
- * scored as nDCG@10 per set; the last two columns are min and mean over the sets of variant − today.
- *
- *   npm run bench:fusion -- --all --limit 300 --dump-dir .tmp/fusion-channels
- *   npx tsx bench/fusion/best-sentence-variants.ts [.tmp/fusion-channels] [--eval-dir ../shared/eval]
- *
- * "hashed" uses the built-in embedder's 1,024-d vectors of the sentences instead (the lead the feature
- * came from); "replace" lets the best sentence take over part of the fused vector term instead of
- * adding to it; the last adds only its excess over the vector cosine, for passages of ≥ 2 sentences.
- */
-import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,9 +7,7 @@ import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
-import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import type { RecordedSet } from "./record-channels.js";
-import { headNdcg, printVariantTable, replayHead } from "./variant-table.js";
+import { headNdcg, printVariantTable, recordedSets, replayHead } from "./variant-table.js";
 
 const DEPTH = 20;
 
@@ -73,12 +56,8 @@ const reranker = createBuiltinReranker({ lexicon: loaded.lexicon, thesaurus });
 const embedder = createBuiltinEmbedderWithLexicon(loaded.lexicon, {}, thesaurus);
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
 
-const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
 const results = new Map<string, Map<string, number>>();
-for (const file of files) {
-  const set = JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedSet;
-  const dataset = await readEvalDataset(join(values["eval-dir"], set.dataset));
-  const textOf = new Map(dataset.documents.map((d) => [d.id, d.text]));
+for await (const { set, textOf } of recordedSets(dir, values["eval-dir"])) {
   const hashedOf = new Map<string, Float32Array[]>();
   const totals = new Map<string, number>();
   const queryVectors = await embedder.embed(

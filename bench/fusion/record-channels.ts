@@ -135,9 +135,7 @@ export async function recordQuery(
           })),
           {
             workspaceChunks: fulltext.chunkCount,
-            ...(fulltext.wordDocumentFrequency === undefined
-              ? {}
-              : { wordDocumentFrequency: fulltext.wordDocumentFrequency }),
+            wordDocumentFrequency: fulltext.wordDocumentFrequency,
           },
         );
   return {

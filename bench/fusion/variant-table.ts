@@ -1,6 +1,9 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { readEvalDataset } from "../eval/read-eval-dataset.js";
 import { ndcgAt } from "../eval/retrieval-metrics.js";
 import { calibratedFusion, PRODUCTION_SHARE, shareOf } from "./compare-variants.js";
-import type { RecordedQuery } from "./record-channels.js";
+import type { RecordedQuery, RecordedSet } from "./record-channels.js";
 
 /**
  * nDCG@10 of a reranked head: the head's memories ordered by `scores` (ties keep the fused order),
@@ -69,4 +72,15 @@ export function replayHead(q: RecordedQuery, textOf: ReadonlyMap<string, string>
   const texts = head.map((m) => textOf.get(docOf.get(m.memoryId) ?? "") ?? "");
   const candidates = texts.map((text, i) => ({ id: String(i), title: "", text }));
   return { alpha, head, tail, docOf, texts, candidates };
+}
+
+/** Each recorded set in `dir` (sorted by file name) with its evaluation dataset and document texts. */
+export async function* recordedSets(dir: string, evalDir: string) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+  for (const file of files) {
+    const set = JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedSet;
+    const dataset = await readEvalDataset(join(evalDir, set.dataset));
+    const textOf = new Map(dataset.documents.map((d) => [d.id, d.text]));
+    yield { set, dataset, textOf };
+  }
 }

@@ -1,17 +1,3 @@
-/**
- * How the built-in reranker's query words should be weighted (ADR 0640): by dictionary idf alone
- * (before), or also by their rarity in the workspace (BM25's idf over the idf of an unseen word), at
- * several powers; then, with rarity, phrase order or proximity added to coverage (the last rows).
- * Every variant re-scores the lexical reranker over the production head of 20
- * (calibrated fusion, best-sentence cosine as shipped) on channels recorded by `npm run bench:fusion`
- * and is scored as nDCG@10 per set; the last two columns are min and mean over the sets of
- * variant − dictionary idf alone. Document frequencies are counted here from the set's texts by the
- * German Snowball stem of each word (what the index's `german` analyzer keeps), per query group.
- *
- *   npm run bench:fusion -- --all --limit 300 --dump-dir .tmp/fusion-channels
- *   npx tsx bench/fusion/workspace-rarity-variants.ts [.tmp/fusion-channels] [--eval-dir ../shared/eval]
- */
-import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -29,9 +15,7 @@ import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { loadThesaurus } from "../../core/models/thesaurus/load-thesaurus.js";
 import { DEFAULT_RECALL_TUNING } from "../../core/recall/recall-deps.js";
 import { rerankContribution } from "../../core/recall/rerank/add-rerank-scores.js";
-import { readEvalDataset } from "../eval/read-eval-dataset.js";
-import type { RecordedSet } from "./record-channels.js";
-import { headNdcg, printVariantTable, replayHead } from "./variant-table.js";
+import { headNdcg, printVariantTable, recordedSets, replayHead } from "./variant-table.js";
 
 const DEPTH = 20;
 /** Not weighed below REPEAT_FROM chunks, where every evaluation workspace is. */
@@ -72,12 +56,8 @@ const { thesaurus } = await loadThesaurus();
 const reranker = createBuiltinReranker({ lexicon, thesaurus });
 const indexStem = (word: string) => stemsOf(word)[0];
 
-const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
 const results = new Map<string, Map<string, number>>();
-for (const file of files) {
-  const set = JSON.parse(await readFile(join(dir, file), "utf8")) as RecordedSet;
-  const dataset = await readEvalDataset(join(values["eval-dir"], set.dataset));
-  const textOf = new Map(dataset.documents.map((d) => [d.id, d.text]));
+for await (const { set, dataset, textOf } of recordedSets(dir, values["eval-dir"])) {
   // Per query group (one workspace each in the eval): stem → how many documents hold it.
   const frequencies = new Map<string, Map<string, number>>();
   const sizes = new Map<string, number>();

@@ -16,7 +16,7 @@ export interface RerankContext {
    * How many of those chunks hold each word of the query (lower-cased; stop words absent), as BM25
    * counts them: how common a word is in this workspace.
    */
-  readonly wordDocumentFrequency?: ReadonlyMap<string, number>;
+  readonly wordDocumentFrequency?: ReadonlyMap<string, number> | undefined;
 }
 
 /** Scores candidates against a query; higher is better. Returns one score per candidate, in input order. */

@@ -52,9 +52,7 @@ export async function rerankCandidates(
       Promise.all([
         reranker.rerank(stage.query, candidates, {
           workspaceChunks: stage.workspaceChunks,
-          ...(stage.wordDocumentFrequency === undefined
-            ? {}
-            : { wordDocumentFrequency: stage.wordDocumentFrequency }),
+          wordDocumentFrequency: stage.wordDocumentFrequency,
         }),
         scoresAdded && tuning.bestSentenceWeight > 0
           ? reranker.scoreBestSentences?.(stage.query, candidates)
