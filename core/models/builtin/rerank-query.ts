@@ -32,6 +32,7 @@ export function analyzeRerankQuery(
       ? []
       : expandQueryTerms(lexicon, query, {
           maxTranslationsPerWord: 3,
+          paraphraseWeight: 1,
           ...(thesaurus !== undefined ? { thesaurus, synonymWeight: 0.5 } : {}),
         });
   return words.map((word) => {

@@ -10,7 +10,9 @@
  * each with a weight for the BM25 sum: 1 for the query's own words, `translationWeight` × the
  * translation's share for translations, `compoundPartWeight` / parts for the parts of a German compound.
  * Words are translated in every direction the dictionary knows them (a short query's language is a
- * guess); stop words are neither kept nor translated. A term reached several ways keeps its largest weight.
+ * guess); stop words are neither kept nor translated. With `paraphraseWeight`, words of the query's
+ * language also get round-trip paraphrases: their translations translated back ("Fluss" → river →
+ * Strom), weighted by both shares (ADR 0650). A term reached several ways keeps its largest weight.
  * With an empty lexicon the result is just the query's words.
  */
 
@@ -19,6 +21,7 @@ import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
 import { DEFAULT_TRANSLATION_RANKING, type TranslationRanking } from "../lexicon/rank-translations.js";
+import { stemWord } from "../lexicon/stem-word.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import { DEFAULT_SYNONYM_POLICY, findSynonyms, type SynonymPolicy } from "../thesaurus/find-synonyms.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
@@ -39,6 +42,11 @@ export interface ExpandQueryOptions {
   readonly synonymWeight?: number;
   /** Which words get synonyms (few senses, short synonym lists), per language. */
   readonly synonymPolicy?: Readonly<Record<LexiconLanguage, SynonymPolicy>>;
+  /**
+   * Weight of a round-trip paraphrase (translated and back) relative to the query word, times both
+   * translations' shares (default 0: none). Searched like a synonym: kind "synonym".
+   */
+  readonly paraphraseWeight?: number;
 }
 
 export interface ExpandedTerm {
@@ -46,7 +54,10 @@ export interface ExpandedTerm {
   readonly weight: number;
   /** The language the term is a word of. */
   readonly language: LexiconLanguage;
-  /** "query": a word of the query; the others were added by the expansion. */
+  /**
+   * "query": a word of the query; the others were added by the expansion ("synonym": from the
+   * thesaurus or a round trip through the dictionary, both standing in for their word).
+   */
   readonly kind: "query" | "translation" | "compound-part" | "synonym";
   /** The query word it came from. */
   readonly from: string;
@@ -60,6 +71,9 @@ const DIRECTIONS: ReadonlyArray<readonly [TranslationDirection, LexiconLanguage,
 
 const DIGIT = /\p{N}/u;
 const MIN_SYNONYM_LENGTH = 4;
+/** A round trip follows the word's first translations and each one's first translations back. */
+const PARAPHRASE_OUT = 3;
+const PARAPHRASE_BACK = 4;
 
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
 
@@ -84,6 +98,7 @@ export function expandQueryTerms(
   const ranking = options.ranking ?? DEFAULT_TRANSLATION_RANKING;
   const synonymWeight = options.thesaurus === undefined ? 0 : (options.synonymWeight ?? 0);
   const synonymPolicy = options.synonymPolicy ?? DEFAULT_SYNONYM_POLICY;
+  const paraphraseWeight = options.paraphraseWeight ?? 0;
   const key = [
     maxTranslations,
     translationWeight,
@@ -95,6 +110,7 @@ export function expandQueryTerms(
     synonymWeight,
     synonymWeight > 0 ? options.thesaurus?.fingerprint : "",
     synonymWeight > 0 ? JSON.stringify(synonymPolicy) : "",
+    paraphraseWeight,
     query,
   ].join("\u0000");
   let recent = recentExpansions.get(lexicon);
@@ -110,6 +126,7 @@ export function expandQueryTerms(
     compoundPartWeight,
     minWeight,
     ranking,
+    paraphraseWeight,
     synonyms:
       synonymWeight > 0 && options.thesaurus !== undefined
         ? {
@@ -133,6 +150,7 @@ function expand(
     readonly compoundPartWeight: number;
     readonly minWeight: number;
     readonly ranking: TranslationRanking;
+    readonly paraphraseWeight: number;
     readonly synonyms:
       | {
           readonly thesaurus: Thesaurus;
@@ -143,6 +161,7 @@ function expand(
   },
 ): ExpandedTerm[] {
   const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking, synonyms } = settings;
+  const { paraphraseWeight } = settings;
   const terms = new Map<string, ExpandedTerm>();
   const add = (term: ExpandedTerm) => {
     const current = terms.get(term.term);
@@ -151,8 +170,11 @@ function expand(
   };
   const allWords = query.normalize("NFC").toLowerCase().match(WORD) ?? [];
   const words = allWords.filter((word) => !isStopword(word));
-  // Synonyms come from the query's language only: "virus" in the German thesaurus is "Computervirus".
-  const synonymLanguage = synonyms === undefined ? undefined : detectLanguage(allWords, lexicon);
+  // Synonyms and paraphrases come from the query's language only: "virus" in the German thesaurus is
+  // "Computervirus".
+  const queryLanguage =
+    synonyms === undefined && paraphraseWeight === 0 ? undefined : detectLanguage(allWords, lexicon);
+  const synonymLanguage = synonyms === undefined ? undefined : queryLanguage;
   for (const word of words) {
     const knownIn = DIRECTIONS.filter(([direction]) => lexicon.has(word, direction));
     add({ term: word, weight: 1, language: knownIn[0]?.[1] ?? "de", kind: "query", from: word });
@@ -190,6 +212,16 @@ function expand(
         }
       }
     }
+    if (paraphraseWeight > 0 && queryLanguage !== undefined && !DIGIT.test(word)) {
+      for (const { term, weight } of roundTrip(lexicon, word, queryLanguage, ranking))
+        add({
+          term,
+          weight: paraphraseWeight * weight,
+          language: queryLanguage,
+          kind: "synonym",
+          from: word,
+        });
+    }
     if (compoundPartWeight > 0) {
       const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en")) ?? [];
       for (const part of parts) {
@@ -206,4 +238,81 @@ function expand(
   return [...terms.values()].sort(
     (left, right) => right.weight - left.weight || (left.term < right.term ? -1 : 1),
   );
+}
+
+interface Paraphrase {
+  readonly term: string;
+  readonly weight: number;
+}
+
+/**
+ * Four dictionary look-ups a word make a round trip as dear as the rest of the expansion (≈ 0.5 ms a
+ * query more, bench/fusion/para-cost): a word's round trips are kept, for the reranker's expansion of
+ * the same query and for the words queries share. Bounded: a memo of words, not of queries.
+ */
+const RECENT_ROUND_TRIPS = 4_096;
+const recentRoundTrips = new WeakMap<Lexicon, Map<string, readonly Paraphrase[]>>();
+
+/**
+ * The word's paraphrases through the other language (pivoting, as in Bannard & Callison-Burch 2005):
+ * its first PARAPHRASE_OUT translations, each translated back (first PARAPHRASE_BACK), weighted by the
+ * product of both shares. Single words only (a phrase's parts would be other words); the word's own
+ * stem, words containing it or contained in it, stop words, numerals and words under 4 letters are left out.
+ */
+function roundTrip(
+  lexicon: Lexicon,
+  word: string,
+  language: LexiconLanguage,
+  ranking: TranslationRanking,
+): readonly Paraphrase[] {
+  let memo = recentRoundTrips.get(lexicon);
+  if (memo === undefined) {
+    memo = new Map();
+    recentRoundTrips.set(lexicon, memo);
+  }
+  const key = [
+    language,
+    ranking.priorExponent,
+    ranking.cooccurrenceExponent,
+    ranking.cognateBoost,
+    word,
+  ].join("\u0000");
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = findRoundTrips(lexicon, word, language, ranking);
+    if (memo.size >= RECENT_ROUND_TRIPS) memo.delete(memo.keys().next().value ?? "");
+    memo.set(key, found);
+  }
+  return found;
+}
+
+function findRoundTrips(
+  lexicon: Lexicon,
+  word: string,
+  language: LexiconLanguage,
+  ranking: TranslationRanking,
+): readonly Paraphrase[] {
+  const [out, back] = language === "de" ? (["de2en", "en2de"] as const) : (["en2de", "de2en"] as const);
+  const own = stemWord(word, language);
+  const found: Paraphrase[] = [];
+  for (const pivot of findTranslations(lexicon, word, out, ranking)?.translations.slice(0, PARAPHRASE_OUT) ??
+    []) {
+    const pivotWord = singleWord(pivot.text);
+    if (pivotWord === undefined) continue;
+    const returns = findTranslations(lexicon, pivotWord, back, ranking)?.translations ?? [];
+    for (const { text, weight } of returns.slice(0, PARAPHRASE_BACK)) {
+      const term = singleWord(text);
+      if (term === undefined || term.length < MIN_SYNONYM_LENGTH || DIGIT.test(term)) continue;
+      // The word's own forms and compounds ("Flüsse", "Flussufer") are matched otherwise.
+      if (stemWord(term, language) === own || term.includes(word) || word.includes(term)) continue;
+      found.push({ term, weight: pivot.weight * weight });
+    }
+  }
+  return found;
+}
+
+/** The one content word of a translation ("to walk" → walk), or undefined for a phrase. */
+function singleWord(text: string): string | undefined {
+  const parts = (text.match(WORD) ?? []).filter((part) => !isStopword(part));
+  return parts.length === 1 ? parts[0] : undefined;
 }

@@ -23,6 +23,8 @@ export interface QueryExpansionSettings {
   readonly compoundPartWeight: number;
   /** Weight of a thesaurus synonym, shared among the word's senses (0: no synonyms). */
   readonly synonymWeight: number;
+  /** Weight of a round-trip paraphrase through the other language, times both shares (0: none; ADR 0650). */
+  readonly paraphraseWeight: number;
 }
 
 /** Measured with `npm run eval` (docs/recall.md "Query expansion"). */
@@ -30,6 +32,7 @@ export const DEFAULT_QUERY_EXPANSION: QueryExpansionSettings = {
   translationWeight: 1,
   compoundPartWeight: 0.5,
   synonymWeight: 0.5,
+  paraphraseWeight: 1,
 };
 
 /** Empty, for a thesaurus without a lexicon (tests, a process without FreeDict). */
