@@ -3,6 +3,7 @@ import type { Lexicon } from "../lexicon/lexicon.js";
 import type { Reranker } from "../reranker.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
 import { type BestSentenceScorer, createBestSentenceScorer } from "./best-sentence-similarity.js";
+import { createCompoundSplitter } from "./compound-splitter.js";
 import { createFeatureContext, defaultSettingsFor } from "./create-feature-context.js";
 import {
   createTokenMatcher,
@@ -67,6 +68,8 @@ export interface BuiltinRerankerOptions {
   readonly thesaurus?: Thesaurus | undefined;
   readonly weights?: Partial<RerankWeights>;
   readonly now?: () => Date;
+  /** Match a passage's German compounds by their parts (ADR 0660); default true, with a lexicon. */
+  readonly splitCompounds?: boolean;
 }
 
 /**
@@ -93,6 +96,11 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
   };
   // Recall asks for the lexical scores and the best sentences of one query back to back: the query's
   // analysis (dictionary and thesaurus look-ups) and its matcher's token memo serve both.
+  // German passages compound what queries (and translations of English ones) say in separate words.
+  const split =
+    options.lexicon === undefined || options.splitCompounds === false
+      ? undefined
+      : createCompoundSplitter(options.lexicon);
   let last: { query: string; words: QueryWord[]; match: TokenMatcher } | undefined;
   const analysed = (query: string) => {
     if (last?.query !== query) {
@@ -113,7 +121,7 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       const words = weighByWorkspace(own, context?.wordDocumentFrequency, context?.workspaceChunks);
       const at = now();
       return candidates.map((c) => {
-        const f = rerankFeatures(words, c, at, match, skip);
+        const f = rerankFeatures(words, c, at, match, skip, split);
         return features.reduce((sum, key) => sum + weights[key] * f[key], 0);
       });
     },

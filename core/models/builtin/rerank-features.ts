@@ -1,3 +1,4 @@
+import type { CompoundSplitter } from "./compound-splitter.js";
 import type { QueryWord } from "./rerank-query.js";
 import { stemsOf } from "./stem-like-index.js";
 import { tokenizeWords } from "./tokenize-words.js";
@@ -110,9 +111,20 @@ export function rerankFeatures(
   match: TokenMatcher = createTokenMatcher(query),
   /** Features the caller gives no weight: left at 0 without computing them. */
   skip: ReadonlySet<keyof RerankFeatures> = NOTHING_SKIPPED,
+  /**
+   * A passage word that matches no query word is matched by its compound parts, in its place (ADR
+   * 0660): "Geheimpfad" holds "secret" and "path" for every feature, phrase order included.
+   */
+  split?: CompoundSplitter,
 ): RerankFeatures {
   const total = query.reduce((sum, q) => sum + q.weight, 0);
-  const matches = tokenizeWords(candidate.text).map(match);
+  const matches: number[] = [];
+  for (const token of tokenizeWords(candidate.text)) {
+    const index = match(token);
+    const parts = index < 0 && split !== undefined ? split(token) : undefined;
+    if (parts === undefined) matches.push(index);
+    else for (const part of parts) matches.push(match(part));
+  }
   const coverage = weightedShare(matches, query, total);
   const repeat = skip.has("repeat") ? 0 : repeatedShare(matches, query, total);
   const proximity = skip.has("proximity") ? 0 : bestWindowShare(matches, query, total);
