@@ -16,6 +16,7 @@
  * With an empty lexicon the result is just the query's words.
  */
 
+import { type BoundedMemo, createBoundedMemo } from "../../../lib/bounded-memo.js";
 import { decompoundGerman } from "../lexicon/decompound-german.js";
 import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
@@ -246,12 +247,12 @@ interface Paraphrase {
 }
 
 /**
- * Four dictionary look-ups a word make a round trip as dear as the rest of the expansion (≈ 0.5 ms a
- * query more, bench/fusion/para-cost): a word's round trips are kept, for the reranker's expansion of
- * the same query and for the words queries share. Bounded: a memo of words, not of queries.
+ * A round trip is up to four dictionary look-ups a word, and recall expands each query twice (BM25 and
+ * the reranker) while queries share words: a word's round trips are kept per lexicon (a memo of words,
+ * not of queries; lib/bounded-memo.ts keeps the frequent ones).
  */
-const RECENT_ROUND_TRIPS = 4_096;
-const recentRoundTrips = new WeakMap<Lexicon, Map<string, readonly Paraphrase[]>>();
+const ROUND_TRIP_MEMO = 4_096;
+const roundTripMemos = new WeakMap<Lexicon, BoundedMemo<readonly Paraphrase[]>>();
 
 /**
  * The word's paraphrases through the other language (pivoting, as in Bannard & Callison-Burch 2005):
@@ -265,25 +266,15 @@ function roundTrip(
   language: LexiconLanguage,
   ranking: TranslationRanking,
 ): readonly Paraphrase[] {
-  let memo = recentRoundTrips.get(lexicon);
+  let memo = roundTripMemos.get(lexicon);
   if (memo === undefined) {
-    memo = new Map();
-    recentRoundTrips.set(lexicon, memo);
+    memo = createBoundedMemo<readonly Paraphrase[]>(ROUND_TRIP_MEMO, 2);
+    roundTripMemos.set(lexicon, memo);
   }
-  const key = [
-    language,
-    ranking.priorExponent,
-    ranking.cooccurrenceExponent,
-    ranking.cognateBoost,
-    word,
-  ].join("\u0000");
-  let found = memo.get(key);
-  if (found === undefined) {
-    found = findRoundTrips(lexicon, word, language, ranking);
-    if (memo.size >= RECENT_ROUND_TRIPS) memo.delete(memo.keys().next().value ?? "");
-    memo.set(key, found);
-  }
-  return found;
+  const key = [ranking.priorExponent, ranking.cooccurrenceExponent, ranking.cognateBoost, word].join(
+    "\u0000",
+  );
+  return memo.get(key, () => findRoundTrips(lexicon, word, language, ranking), language === "de" ? 0 : 1);
 }
 
 function findRoundTrips(
