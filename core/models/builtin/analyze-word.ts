@@ -3,7 +3,7 @@
  * forms: went → go), its idf and the stems of its compound parts. Every fact costs dictionary lookups
  * (decompounding tries every split): the embedder remembers the result per word (word-facts.ts).
  */
-import { decompoundGerman } from "../lexicon/decompound-german.js";
+import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
 import type { WordIdf } from "./word-idf.js";
@@ -18,9 +18,8 @@ export interface WordAnalysis {
 export type WordAnalyzer = (word: string, language: LexiconLanguage) => WordAnalysis;
 
 export function createWordAnalyzer(lexicon: Lexicon, idf: WordIdf): WordAnalyzer {
-  const isGermanWord = (part: string) => lexicon.has(part, "de2en");
   return (word, language) => {
-    const parts = language === "de" ? (decompoundGerman(word, isGermanWord) ?? []) : [];
+    const parts = language === "de" ? (decompoundWithLexicon(word, lexicon) ?? []) : [];
     return {
       stem: stemWord(lexicon.lemma(word, language) ?? word, language),
       idf: idf(word, language),

@@ -1,5 +1,5 @@
 import { createBoundedMemo } from "../../../lib/bounded-memo.js";
-import { decompoundGerman } from "../lexicon/decompound-german.js";
+import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 
 /** The parts of a German compound in a passage ("geheimpfad" → geheim, pfad), or undefined. */
@@ -12,7 +12,6 @@ export type CompoundSplitter = (token: string) => readonly string[] | undefined;
  */
 export function createCompoundSplitter(lexicon: Lexicon, capacity = 20_000): CompoundSplitter {
   const memo = createBoundedMemo<readonly string[] | null>(capacity);
-  const isWord = (part: string) => lexicon.has(part, "de2en");
-  const split = (token: string) => decompoundGerman(token, isWord) ?? null;
+  const split = (token: string) => decompoundWithLexicon(token, lexicon) ?? null;
   return (token) => memo.get(token, split) ?? undefined;
 }

@@ -5,7 +5,7 @@
  * an English loan word in German text) is its own translation: "Panthers" stays panthers in both languages.
  */
 
-import { decompoundGerman } from "../lexicon/decompound-german.js";
+import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
 import { stemWord } from "../lexicon/stem-word.js";
@@ -82,7 +82,7 @@ export function createWordTranslator(lexicon: Lexicon, idf: WordIdf, settings: S
       if (stems.length > 0) return { stems, via: found.via };
     }
     if (from !== "de" || word.includes(" ")) return undefined;
-    const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en"));
+    const parts = decompoundWithLexicon(word, lexicon);
     if (parts === undefined) return undefined;
     const combined = new Map<string, { share: number; idf: number }>();
     for (const part of parts) {

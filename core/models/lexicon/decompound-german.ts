@@ -5,6 +5,8 @@
  * Among all splits into known words it takes the one with the fewest parts (ties: the longest last part,
  * the head of a German compound); linking elements (Fugen-s, -es, -n, -en, -er, -e) may end a modifier.
  */
+import type { Lexicon } from "./lexicon.js";
+
 /** Shorter parts (pro-testen, auf-gaben) are more often wrong splits than real words (Zug, Uhr). */
 const MIN_PART_LENGTH = 4;
 const MIN_COMPOUND_LENGTH = 7;
@@ -32,6 +34,11 @@ export function decompoundGerman(word: string, isWord: (candidate: string) => bo
   }
   const split = best[0];
   return split !== undefined && split.length > 1 ? split : undefined;
+}
+
+/** decompoundGerman with the dictionary's German headwords as the known words. */
+export function decompoundWithLexicon(word: string, lexicon: Lexicon): string[] | undefined {
+  return decompoundGerman(word, (part) => lexicon.has(part, "de2en"));
 }
 
 /**

@@ -6,7 +6,7 @@
  * ("Datenschutzbeauftragter") counts as German. English wins a tie.
  */
 
-import { decompoundGerman } from "./decompound-german.js";
+import { decompoundWithLexicon } from "./decompound-german.js";
 import type { Lexicon, LexiconLanguage } from "./lexicon.js";
 import { STOPWORDS } from "./stopwords.js";
 
@@ -30,7 +30,7 @@ export function dictionaryVote(word: string, lexicon: Lexicon): number {
   const isEnglish = lexicon.has(word, "en2de");
   if (isGerman !== isEnglish) return isGerman ? 1 : -1;
   if (isGerman) return 0;
-  return decompoundGerman(word, (part) => lexicon.has(part, "de2en")) !== undefined ? 1 : 0;
+  return decompoundWithLexicon(word, lexicon) !== undefined ? 1 : 0;
 }
 
 export function languageClues(word: string, lexicon: Lexicon): LanguageClues {

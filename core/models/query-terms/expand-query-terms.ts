@@ -17,7 +17,7 @@
  */
 
 import { type BoundedMemo, createBoundedMemo } from "../../../lib/bounded-memo.js";
-import { decompoundGerman } from "../lexicon/decompound-german.js";
+import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
@@ -77,6 +77,8 @@ const PARAPHRASE_OUT = 3;
 const PARAPHRASE_BACK = 4;
 
 const isStopword = (word: string) => STOPWORDS.de.has(word) || STOPWORDS.en.has(word);
+/** The words of a translation or synonym that are not stop words ("to walk" → walk). */
+const contentWords = (text: string) => (text.match(WORD) ?? []).filter((part) => !isStopword(part));
 
 /**
  * A recall expands its query twice with the same settings — for BM25 (recall/expand/build-query-texts.ts)
@@ -161,8 +163,8 @@ function expand(
       | undefined;
   },
 ): ExpandedTerm[] {
-  const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking, synonyms } = settings;
-  const { paraphraseWeight } = settings;
+  const { maxTranslations, translationWeight, compoundPartWeight, minWeight, ranking } = settings;
+  const { synonyms, paraphraseWeight } = settings;
   const terms = new Map<string, ExpandedTerm>();
   const add = (term: ExpandedTerm) => {
     const current = terms.get(term.term);
@@ -182,7 +184,7 @@ function expand(
     for (const [direction, , target] of DIRECTIONS) {
       const found = findTranslations(lexicon, word, direction, ranking);
       for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
-        const parts = (text.match(WORD) ?? []).filter((part) => !isStopword(part));
+        const parts = contentWords(text);
         for (const part of parts) {
           add({
             term: part,
@@ -198,7 +200,7 @@ function expand(
       const policy = synonyms.policy[synonymLanguage];
       const found = findSynonyms(synonyms.thesaurus, lexicon, word, synonymLanguage, policy);
       for (const synonym of found?.synonyms ?? []) {
-        const parts = (synonym.match(WORD) ?? []).filter((part) => !isStopword(part));
+        const parts = contentWords(synonym);
         if (parts.length === 0 || (parts.length > 1 && !policy.multiWordParts)) continue;
         // Abbreviations and numerals ("x" for ten, "frg") match by accident more often than by meaning.
         if (parts.some((part) => part.length < MIN_SYNONYM_LENGTH || DIGIT.test(part))) continue;
@@ -224,7 +226,7 @@ function expand(
         });
     }
     if (compoundPartWeight > 0) {
-      const parts = decompoundGerman(word, (part) => lexicon.has(part, "de2en")) ?? [];
+      const parts = decompoundWithLexicon(word, lexicon) ?? [];
       for (const part of parts) {
         add({
           term: part,
@@ -304,6 +306,6 @@ function findRoundTrips(
 
 /** The one content word of a translation ("to walk" → walk), or undefined for a phrase. */
 function singleWord(text: string): string | undefined {
-  const parts = (text.match(WORD) ?? []).filter((part) => !isStopword(part));
+  const parts = contentWords(text);
   return parts.length === 1 ? parts[0] : undefined;
 }
