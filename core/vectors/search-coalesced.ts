@@ -90,6 +90,10 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
           distance: r._distance / scale,
         });
       }
+      // Equal distances (near-identical texts; the index's 8-bit distances tie often) come back in
+      // whatever order the table's fragments were read in, which compaction changes between two
+      // searches: the chunk id breaks ties so the same query ranks the same.
+      for (const list of hits) list.sort(byDistanceThenChunk);
       return hits.map((value) => ({ ok: true as const, value }));
     },
     // A batch of one starts at once; only searches arriving during a running batch wait for it.
@@ -100,4 +104,8 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
     lane = (lane + 1) % LANES;
     return run(`${key}\u0000${lane}`, search, 1);
   };
+}
+
+function byDistanceThenChunk(a: VectorHit, b: VectorHit): number {
+  return a.distance - b.distance || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0);
 }
