@@ -16,23 +16,30 @@ const HEAD_ENDINGS = ["n", "en", "e", "s", "es", "er", "ern", "em", "ns"];
 
 export function decompoundGerman(word: string, isWord: (candidate: string) => boolean): string[] | undefined {
   if (word.length < MIN_COMPOUND_LENGTH) return undefined;
-  // best[start] = fewest-part split of word.slice(start), computed right to left.
-  const best: Array<string[] | undefined> = new Array(word.length + 1).fill(undefined);
-  best[word.length] = [];
-  for (let start = word.length - MIN_PART_LENGTH; start >= 0; start--) {
+  // bestFrom(start) = fewest-part split of word.slice(start), memoised; computed only for the starts a
+  // known first part reaches (a right-to-left table over every start looked up several times as many
+  // pieces: passages' words are split on the reranker's path, ADR 0660).
+  const memo = new Map<number, string[] | null>();
+  const bestFrom = (start: number): string[] | undefined => {
+    if (start === word.length) return [];
+    if (word.length - start < MIN_PART_LENGTH) return undefined;
+    const known = memo.get(start);
+    if (known !== undefined) return known ?? undefined;
     let chosen: string[] | undefined;
     for (let end = start + MIN_PART_LENGTH; end <= word.length; end++) {
-      const rest = best[end];
       // The word itself is known more often than not; we want its parts, so a one-part split never counts.
-      if (rest === undefined || rest.length + 1 > MAX_PARTS || (start === 0 && end === word.length)) continue;
+      if (start === 0 && end === word.length) continue;
       const part = findPart(word.slice(start, end), end === word.length, isWord);
       if (part === undefined) continue;
+      const rest = bestFrom(end);
+      if (rest === undefined || rest.length + 1 > MAX_PARTS) continue;
       const candidate = [part, ...rest];
       if (chosen === undefined || isBetterSplit(candidate, chosen)) chosen = candidate;
     }
-    best[start] = chosen;
-  }
-  const split = best[0];
+    memo.set(start, chosen ?? null);
+    return chosen;
+  };
+  const split = bestFrom(0);
   return split !== undefined && split.length > 1 ? split : undefined;
 }
 
