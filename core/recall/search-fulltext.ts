@@ -1,3 +1,4 @@
+import { tokenizeWords } from "../models/builtin/tokenize-words.js";
 import type { Lexicon } from "../models/lexicon/lexicon.js";
 import type { Thesaurus } from "../models/thesaurus/thesaurus.js";
 import type { TransactionSql } from "../store/database.js";
@@ -151,8 +152,8 @@ export async function searchFulltext(
   // only their document frequency is wanted).
   const synonymSources = [...new Set(expanded.synonymOf.filter((word) => word !== undefined))];
   const words = options.query.normalize("NFC").match(WORD) ?? [];
-  // Lower-cased before the split, as the built-in reranker's tokenizer does: the same words, the same keys.
-  const ownWords = [...new Set(options.query.normalize("NFC").toLowerCase().match(WORD) ?? [])];
+  // Split by the built-in reranker's own tokenizer: the same words (CJK bigrams too), the same keys.
+  const ownWords = [...new Set(tokenizeWords(options.query))];
   const texts = [...expanded.texts, ...synonymSources, ...ownWords];
   const weights = [...expanded.weights, ...synonymSources.map(() => 0), ...ownWords.map(() => 0)];
   const collectionRead = readCollectionStatistics(tx, tenantId);

@@ -1,4 +1,4 @@
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+import { wordSpans } from "../../text/cjk-bigrams.js";
 
 /**
  * The query's BM25 lexemes that occur in a text, in the order of `terms` — each word of the text
@@ -12,8 +12,8 @@ export function matchedTerms(
 ): string[] {
   const wanted = new Set(terms);
   const found = new Set<string>();
-  for (const m of text.matchAll(WORD)) {
-    const word = m[0].toLowerCase();
+  for (const span of wordSpans(text)) {
+    const word = span.word.toLowerCase();
     const term = wanted.has(word) ? word : stem(word);
     if (wanted.has(term)) found.add(term);
   }

@@ -1,3 +1,5 @@
+import { wordSpans } from "../../text/cjk-bigrams.js";
+
 /**
  * The REST hit's `snippet` (spec "Recall result, REST"): the best chunk trimmed to a window around the
  * query's matches — the window of at most `maxChars` characters that holds the most distinct query terms
@@ -11,7 +13,6 @@ export interface SnippetOptions {
   readonly maxChars?: number;
 }
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const ELLIPSIS = "…";
 
 interface Match {
@@ -25,10 +26,10 @@ export function trimSnippet(text: string, options: SnippetOptions): string {
   const clean = text.replace(/\s+/g, " ").trim();
   if (clean.length <= maxChars) return clean;
   const matches: Match[] = [];
-  for (const m of clean.matchAll(WORD)) {
-    const word = m[0].toLowerCase();
+  for (const span of wordSpans(clean)) {
+    const word = span.word.toLowerCase();
     const term = options.terms.has(word) ? word : options.stem(word);
-    if (options.terms.has(term)) matches.push({ start: m.index, end: m.index + m[0].length, term });
+    if (options.terms.has(term)) matches.push({ start: span.start, end: span.end, term });
   }
   let bestStart = 0;
   if (matches.length > 0) {

@@ -1,0 +1,63 @@
+import test from "ava";
+import fc from "fast-check";
+import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
+import { matchedTerms } from "../../core/recall/explain/matched-terms.js";
+import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
+import { spaceCjkBigrams, wordSpans } from "../../core/text/cjk-bigrams.js";
+
+// Chinese, Japanese and Korean runs become overlapping bigrams for the index and the built-in models
+// (ADR 0670); text in other scripts is left exactly as it was.
+
+const identity = (word: string) => word;
+
+test("a CJK run becomes its overlapping bigrams, a lone letter stays, other words stay", (t) => {
+  t.is(spaceCjkBigrams("发布计划"), " 发布 布计 计划 ");
+  t.deepEqual(tokenizeWords("我们讨论发布计划。猫 iPhone手机"), [
+    "我们",
+    "们讨",
+    "讨论",
+    "论发",
+    "发布",
+    "布计",
+    "计划",
+    "猫",
+    "iphone",
+    "手机",
+  ]);
+  // Katakana's prolonged sound mark and Hangul belong to their runs; the ideographic full stop does not.
+  t.deepEqual(tokenizeWords("コーヒー。회의"), ["コー", "ーヒ", "ヒー", "회의"]);
+});
+
+test("text without CJK letters is analysed as before", (t) => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 200 }), (text) => {
+      const latin = text.replace(/[^\u0000-\u024f\s]/gu, "");
+      t.is(spaceCjkBigrams(latin), latin);
+      t.deepEqual(
+        tokenizeWords(latin),
+        latin
+          .normalize("NFC")
+          .toLowerCase()
+          .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [],
+      );
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("word spans point at their bigrams in the text, surrogate pairs included", (t) => {
+  const text = "Anna: 发布计划 𠀀𠀁好 abc";
+  const spans = wordSpans(text);
+  for (const span of spans) t.is(text.slice(span.start, span.end), span.word);
+  t.deepEqual(
+    spans.map((s) => s.word),
+    ["Anna", "发布", "布计", "计划", "𠀀𠀁", "𠀁好", "abc"],
+  );
+});
+
+test("explanations and snippets find the bigrams a query matched", (t) => {
+  t.deepEqual(matchedTerms("我们下周二讨论发布计划", ["计划", "预算", "讨论"], identity), ["计划", "讨论"]);
+  const text = `${"今天天气很好，我们去公园散步。".repeat(30)}财务部门明天提交年度预算报告。${"晚上吃饭。".repeat(30)}`;
+  const snippet = trimSnippet(text, { terms: new Set(["预算", "报告"]), stem: identity, maxChars: 60 });
+  t.true(snippet.includes("预算报告"), snippet);
+});
