@@ -26,7 +26,7 @@ const { values } = parseArgs({
 });
 
 // The files colour titles and attributions with ANSI escapes.
-const ANSI = /\u001b\[[0-9;]*m/gu;
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "gu");
 const HAN_CLAUSE = /\p{Script=Han}{6,}/gu;
 
 const entries = (await readFile(values.source, "utf8"))

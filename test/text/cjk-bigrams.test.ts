@@ -31,7 +31,7 @@ test("a CJK run becomes its overlapping bigrams, a lone letter stays, other word
 test("text without CJK letters is analysed as before", (t) => {
   fc.assert(
     fc.property(fc.string({ maxLength: 200 }), (text) => {
-      const latin = text.replace(/[^\u0000-\u024f\s]/gu, "");
+      const latin = text.replace(/[^ -\u024f\s]/gu, "");
       t.is(spaceCjkBigrams(latin), latin);
       t.deepEqual(
         tokenizeWords(latin),
