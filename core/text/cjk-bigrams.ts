@@ -10,6 +10,19 @@
 const CJK_LETTER = /(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/u;
 const CJK_RUN = /(?:(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}])+/gu;
 
+const CJK_LETTERS = /(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/gu;
+
+/** How many CJK letters the text holds, and how many UTF-16 units they take. */
+export function countCjkLetters(text: string): { readonly letters: number; readonly units: number } {
+  let letters = 0;
+  let units = 0;
+  for (const [letter] of text.matchAll(CJK_LETTERS)) {
+    letters++;
+    units += letter.length;
+  }
+  return { letters, units };
+}
+
 /** Whether the text holds any CJK letter (the fast path: other texts pass through untouched). */
 export function hasCjk(text: string): boolean {
   return CJK_LETTER.test(text);

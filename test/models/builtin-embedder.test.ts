@@ -212,6 +212,9 @@ test("token counts are deterministic, monotone as text grows, and count long wor
   t.is(approximateTokenCount("Haus."), 2);
   t.true(approximateTokenCount("Datenschutzbeauftragter") >= 5);
   t.true(approximateTokenCount("1234567890") >= 3);
+  // Chinese, Japanese and Korean: a letter each (a clause is not one long word).
+  t.is(approximateTokenCount("我们讨论发布计划。"), 9);
+  t.is(approximateTokenCount("iPhone手机"), 4);
 });
 
 /** The definition the scan implements: one regular-expression match per piece. */
@@ -221,8 +224,12 @@ function tokenCountByRegex(text: string): number {
     const piece = match[0];
     const first = piece.codePointAt(0) ?? 0;
     if (first >= 0x30 && first <= 0x39) count += Math.ceil(piece.length / 3);
-    else if (/\p{L}/u.test(piece)) count += Math.ceil(piece.length / 4);
-    else count += 1;
+    else if (/\p{L}/u.test(piece)) {
+      const cjk = [...piece].filter((c) =>
+        /(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/u.test(c),
+      );
+      count += cjk.length + Math.ceil((piece.length - cjk.join("").length) / 4);
+    } else count += 1;
   }
   return count;
 }
@@ -264,6 +271,10 @@ test("the token count's character scan equals the piece pattern on any text", (t
     "\ufeff",
     "ж",
     "中",
+    "あ",
+    "ー",
+    "한",
+    "𠀀",
     "𝐀",
     "😀",
     "\ud800",

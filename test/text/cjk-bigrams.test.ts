@@ -1,8 +1,13 @@
 import test from "ava";
 import fc from "fast-check";
+import {
+  approximateTokenCount,
+  approximateTokenizer,
+} from "../../core/models/builtin/approximate-token-count.js";
 import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
 import { matchedTerms } from "../../core/recall/explain/matched-terms.js";
 import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
+import { chunkText } from "../../core/text/chunk-text.js";
 import { spaceCjkBigrams, wordSpans } from "../../core/text/cjk-bigrams.js";
 
 // Chinese, Japanese and Korean runs become overlapping bigrams for the index and the built-in models
@@ -60,4 +65,16 @@ test("explanations and snippets find the bigrams a query matched", (t) => {
   const text = `${"今天天气很好，我们去公园散步。".repeat(30)}财务部门明天提交年度预算报告。${"晚上吃饭。".repeat(30)}`;
   const snippet = trimSnippet(text, { terms: new Set(["预算", "报告"]), stem: identity, maxChars: 60 });
   t.true(snippet.includes("预算报告"), snippet);
+});
+
+test("a long Chinese text is cut into chunks a real model's 500 tokens hold", (t) => {
+  const sentence = "我们下周二在北京讨论新版本的发布计划和年度预算。";
+  const text = sentence.repeat(150);
+  const chunks = chunkText(text, { tokenizer: approximateTokenizer });
+  t.true(chunks.length >= 6, `${chunks.length} chunks`);
+  for (const chunk of chunks) {
+    t.true(approximateTokenCount(chunk.text) <= 500);
+    // About a character a token: a chunk is not thousands of characters of one "word".
+    t.true(chunk.text.length <= 520, `${chunk.text.length} characters`);
+  }
 });

@@ -1,8 +1,8 @@
 /**
  * Approximates how many subword tokens a multilingual sentence-piece model (XLM-R, as in bge-m3 and e5)
  * makes of a text, so chunks sized with the built-in embedder also fit a real model later: short words are
- * one token, long words (German compounds) one per ~4 letters, numbers one per ~3 digits, and every other
- * visible character (punctuation, symbols) one. Monotone: appending text never lowers the count.
+ * one token, long words (German compounds) one per ~4 letters, Chinese, Japanese and Korean letters one
+ * each, numbers one per ~3 digits, and every other visible character (punctuation, symbols) one. Monotone: appending text never lowers the count.
  *
  * The pieces are those of PIECE below — a letter and the letters and marks after it, a run of number
  * characters, or one other visible character. The scan walks ASCII by character codes and asks the
@@ -10,12 +10,23 @@
  * chunker counts every text several times, and a `matchAll` over PIECE allocated a match per piece
  * (2026-12-02: a fifth of what storing a short memory allocated outside the embedder).
  */
+import { countCjkLetters } from "../../text/cjk-bigrams.js";
 import type { Tokenizer } from "../embedding-provider.js";
 
 /** The definition of a piece (the test checks the scan against it). */
 export const PIECE = /\p{L}[\p{L}\p{M}]*|\p{N}+|[^\s\p{L}\p{M}\p{N}]/gu;
 const LETTERS_PER_TOKEN = 4;
 const DIGITS_PER_TOKEN = 3;
+
+/**
+ * A piece of letters: one token per ~4 letters, but one per Chinese, Japanese or Korean letter —
+ * sentence-piece models cut those about that finely, and a Chinese clause counted by 4 letters made
+ * chunks three to four times the size a real model takes (ADR 0670). Monotone in the piece's length.
+ */
+export function letterPieceTokens(piece: string): number {
+  const cjk = countCjkLetters(piece);
+  return cjk.letters + Math.ceil((piece.length - cjk.units) / LETTERS_PER_TOKEN);
+}
 
 /** PIECE at exactly `lastIndex`. */
 const PIECE_AT = /\p{L}[\p{L}\p{M}]*|\p{N}+|[^\s\p{L}\p{M}\p{N}]/uy;
@@ -43,8 +54,12 @@ export function approximateTokenCount(text: string): number {
     if (isAsciiLetter(code)) {
       let end = index + 1;
       while (end < length && isAsciiLetter(text.charCodeAt(end))) end++;
+      const ascii = end;
       if (end < length && text.charCodeAt(end) >= 0x80) end = matchEnd(LETTERS_AND_MARKS_AT, text, end);
-      count += Math.ceil((end - index) / LETTERS_PER_TOKEN);
+      count +=
+        end === ascii
+          ? Math.ceil((end - index) / LETTERS_PER_TOKEN)
+          : letterPieceTokens(text.slice(index, end));
       index = end;
     } else if (isAsciiDigit(code)) {
       let end = index + 1;
@@ -63,7 +78,7 @@ export function approximateTokenCount(text: string): number {
         LETTER_AT.lastIndex = index;
         // A piece starting with a letter counts by its length; a number not in ASCII digits, or a
         // symbol, is one.
-        count += LETTER_AT.test(text) ? Math.ceil((end - index) / LETTERS_PER_TOKEN) : 1;
+        count += LETTER_AT.test(text) ? letterPieceTokens(text.slice(index, end)) : 1;
         index = end;
       } else {
         // Whitespace or a mark without a letter before it: no piece; step over the whole code point.
