@@ -8,7 +8,7 @@ import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
 import { matchedTerms } from "../../core/recall/explain/matched-terms.js";
 import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
 import { chunkText } from "../../core/text/chunk-text.js";
-import { spaceCjkBigrams, wordSpans } from "../../core/text/cjk-bigrams.js";
+import { hasCjk, spaceCjkBigrams, wordSpans } from "../../core/text/cjk-bigrams.js";
 
 // Chinese, Japanese and Korean runs become overlapping bigrams for the index and the built-in models
 // (ADR 0670); text in other scripts is left exactly as it was.
@@ -77,4 +77,15 @@ test("a long Chinese text is cut into chunks a real model's 500 tokens hold", (t
     // About a character a token: a chunk is not thousands of characters of one "word".
     t.true(chunk.text.length <= 520, `${chunk.text.length} characters`);
   }
+});
+
+test("the fast pre-check lets through every CJK letter Unicode knows", (t) => {
+  const cjkLetter = /(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/u;
+  const missed: string[] = [];
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const letter = String.fromCodePoint(cp);
+    if (cjkLetter.test(letter) && !hasCjk(`abc ${letter}`)) missed.push(cp.toString(16));
+  }
+  t.deepEqual(missed, []);
 });
