@@ -1,5 +1,5 @@
 import type { TransactionSql } from "../store/database.js";
-import { spaceCjkBigrams } from "../text/cjk-bigrams.js";
+import { spaceUnspacedWords } from "../text/unspaced-scripts.js";
 import type { PreparedChunk } from "./prepare-memory-content.js";
 
 export interface ChunkOwner {
@@ -57,7 +57,7 @@ export async function insertVersionsChunks(
                 ${tx.array(rows.map((r) => r.owner.validTo?.toISOString() ?? null))}::timestamptz[],
                 ${tx.array(rows.map((r) => r.chunk.ordinal))}::int[],
                 ${tx.array(rows.map((r) => r.chunk.text))}::text[],
-                ${tx.array(rows.map((r) => spaceCjkBigrams(r.chunk.indexText)))}::text[],
+                ${tx.array(rows.map((r) => spaceUnspacedWords(r.chunk.indexText)))}::text[],
                 ${tx.array(rows.map((r) => r.chunk.charStart))}::int[],
                 ${tx.array(rows.map((r) => r.chunk.charEnd))}::int[],
                 ${tx.array(rows.map((r) => r.chunk.tokenCount))}::int[])

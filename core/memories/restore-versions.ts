@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import type { EmbeddingProvider } from "../models/embedding-provider.js";
 import type { TransactionSql } from "../store/database.js";
-import { spaceCjkBigrams } from "../text/cjk-bigrams.js";
+import { spaceUnspacedWords } from "../text/unspaced-scripts.js";
 import type { VectorStore } from "../vectors/vector-store.js";
 import { contentSha256 } from "./content-hash.js";
 import type { MemoryStatusName } from "./insert-memory-row.js";
@@ -188,7 +188,7 @@ async function writeVersions(
       memory_id: m.id,
       ordinal: c.ordinal,
       content: c.text,
-      index_text: spaceCjkBigrams(c.indexText),
+      index_text: spaceUnspacedWords(c.indexText),
       char_start: c.charStart,
       char_end: c.charEnd,
       token_count: c.tokenCount,

@@ -10,7 +10,7 @@
  * chunker counts every text several times, and a `matchAll` over PIECE allocated a match per piece
  * (2026-12-02: a fifth of what storing a short memory allocated outside the embedder).
  */
-import { countCjkLetters } from "../../text/cjk-bigrams.js";
+import { countCjkLetters } from "../../text/unspaced-scripts.js";
 import type { Tokenizer } from "../embedding-provider.js";
 
 /** The definition of a piece (the test checks the scan against it). */

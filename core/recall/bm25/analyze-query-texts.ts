@@ -1,5 +1,5 @@
 import type { TransactionSql } from "../../store/database.js";
-import { spaceCjkBigrams } from "../../text/cjk-bigrams.js";
+import { spaceUnspacedWords } from "../../text/unspaced-scripts.js";
 
 /** A lexeme of one analysed text, with its statistics in the tenant's current chunks. */
 export interface AnalyzedLexeme {
@@ -22,7 +22,7 @@ export async function analyzeQueryTexts(
   const rows = await tx<{ i: number; lexeme: string; df: string }[]>`
     with lex as (
       select distinct (p.i - 1)::int as i, u.lexeme
-      from unnest(${tx.array(texts.map(spaceCjkBigrams))}::text[]) with ordinality p(text, i)
+      from unnest(${tx.array(texts.map(spaceUnspacedWords))}::text[]) with ordinality p(text, i)
       cross join lateral unnest(to_tsvector('german', p.text)) u
     ), terms as (
       select distinct lexeme from lex

@@ -1,4 +1,4 @@
-import { wordSpans } from "../../text/cjk-bigrams.js";
+import { wordSpans } from "../../text/unspaced-scripts.js";
 
 /**
  * The query's BM25 lexemes that occur in a text, in the order of `terms` — each word of the text

@@ -1,4 +1,4 @@
-import { wordSpans } from "../../text/cjk-bigrams.js";
+import { wordSpans } from "../../text/unspaced-scripts.js";
 
 /**
  * The REST hit's `snippet` (spec "Recall result, REST"): the best chunk trimmed to a window around the

@@ -8,15 +8,16 @@ import { tokenizeWords } from "../../core/models/builtin/tokenize-words.js";
 import { matchedTerms } from "../../core/recall/explain/matched-terms.js";
 import { trimSnippet } from "../../core/recall/snippet/trim-snippet.js";
 import { chunkText } from "../../core/text/chunk-text.js";
-import { hasCjk, spaceCjkBigrams, wordSpans } from "../../core/text/cjk-bigrams.js";
+import { hasUnspacedScript, spaceUnspacedWords, wordSpans } from "../../core/text/unspaced-scripts.js";
 
-// Chinese, Japanese and Korean runs become overlapping bigrams for the index and the built-in models
-// (ADR 0670); text in other scripts is left exactly as it was.
+// Scripts written without spaces between words (ADR 0670): Chinese, Japanese and Korean runs become
+// overlapping bigrams, Thai, Lao, Khmer and Burmese runs their dictionary words, for the index and the
+// built-in models; text in other scripts is left exactly as it was.
 
 const identity = (word: string) => word;
 
 test("a CJK run becomes its overlapping bigrams, a lone letter stays, other words stay", (t) => {
-  t.is(spaceCjkBigrams("发布计划"), " 发布 布计 计划 ");
+  t.is(spaceUnspacedWords("发布计划"), " 发布 布计 计划 ");
   t.deepEqual(tokenizeWords("我们讨论发布计划。猫 iPhone手机"), [
     "我们",
     "们讨",
@@ -37,7 +38,7 @@ test("text without CJK letters is analysed as before", (t) => {
   fc.assert(
     fc.property(fc.string({ maxLength: 200 }), (text) => {
       const latin = text.replace(/[^ -\u024f\s]/gu, "");
-      t.is(spaceCjkBigrams(latin), latin);
+      t.is(spaceUnspacedWords(latin), latin);
       t.deepEqual(
         tokenizeWords(latin),
         latin
@@ -79,13 +80,30 @@ test("a long Chinese text is cut into chunks a real model's 500 tokens hold", (t
   }
 });
 
-test("the fast pre-check lets through every CJK letter Unicode knows", (t) => {
-  const cjkLetter = /(?=\p{L})[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/u;
+test("the fast pre-check lets through every letter of these scripts Unicode knows", (t) => {
+  const letter =
+    /(?=[\p{L}\p{M}])[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}\p{sc=Thai}\p{sc=Laoo}\p{sc=Khmr}\p{sc=Mymr}]/u;
   const missed: string[] = [];
   for (let cp = 0; cp <= 0x10ffff; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    const letter = String.fromCodePoint(cp);
-    if (cjkLetter.test(letter) && !hasCjk(`abc ${letter}`)) missed.push(cp.toString(16));
+    const c = String.fromCodePoint(cp);
+    // A CJK mark alone is no letter (the CJK runs are letters only); every Thai-like mark is checked.
+    if (letter.test(c) && !hasUnspacedScript(`abc ${c}`) && !/\p{M}/u.test(c)) missed.push(cp.toString(16));
+    if (
+      /\p{M}/u.test(c) &&
+      /[\p{sc=Thai}\p{sc=Laoo}\p{sc=Khmr}\p{sc=Mymr}]/u.test(c) &&
+      !hasUnspacedScript(c)
+    )
+      missed.push(cp.toString(16));
   }
   t.deepEqual(missed, []);
+});
+
+test("Thai, Lao, Khmer and Burmese runs become their dictionary words", (t) => {
+  t.deepEqual(tokenizeWords("ผมไปโรงเรียนทุกวัน"), ["ผม", "ไป", "โรงเรียน", "ทุก", "วัน"]);
+  t.deepEqual(tokenizeWords("ຂ້ອຍໄປໂຮງຮຽນ"), ["ຂ້ອຍ", "ໄປ", "ໂຮງຮຽນ"]);
+  t.deepEqual(tokenizeWords("ខ្ញុំទៅសាលារៀន"), ["ខ្ញុំ", "ទៅ", "សាលារៀន"]);
+  t.is(spaceUnspacedWords("Anna: ผมไปโรงเรียน"), "Anna:  ผม ไป โรงเรียน ");
+  const text = "Anna ผมไปโรงเรียน 2026";
+  for (const span of wordSpans(text)) t.is(text.slice(span.start, span.end), span.word);
 });
