@@ -91,9 +91,11 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
         });
       }
       // Equal distances (near-identical texts; the index's 8-bit distances tie often) come back in
-      // whatever order the table's fragments were read in, which compaction changes between two
-      // searches: the chunk id breaks ties so the same query ranks the same.
-      for (const list of hits) list.sort(byDistanceThenChunk);
+      // the order the table's fragments were read in, which compaction can change between two
+      // searches: the memory id breaks ties between memories. Within one memory the table's order
+      // stays (a stable sort): it is the chunks' written order, the same after an export and import,
+      // where chunk ids are new.
+      for (const list of hits) list.sort(byDistanceThenMemory);
       return hits.map((value) => ({ ok: true as const, value }));
     },
     // A batch of one starts at once; only searches arriving during a running batch wait for it.
@@ -106,6 +108,6 @@ export function createSearchCoalescer(): (key: string, search: VectorSearch) => 
   };
 }
 
-function byDistanceThenChunk(a: VectorHit, b: VectorHit): number {
-  return a.distance - b.distance || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0);
+function byDistanceThenMemory(a: VectorHit, b: VectorHit): number {
+  return a.distance - b.distance || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0);
 }
