@@ -152,7 +152,7 @@ export async function searchFulltext(
   // only their document frequency is wanted).
   const synonymSources = [...new Set(expanded.synonymOf.filter((word) => word !== undefined))];
   const words = options.query.normalize("NFC").match(WORD) ?? [];
-  // Split by the built-in reranker's own tokenizer: the same words (CJK bigrams too), the same keys.
+  // Split by the built-in reranker's own tokenizer: the same words (CJK bigrams, Thai words), the same keys.
   const ownWords = [...new Set(tokenizeWords(options.query))];
   const texts = [...expanded.texts, ...synonymSources, ...ownWords];
   const weights = [...expanded.weights, ...synonymSources.map(() => 0), ...ownWords.map(() => 0)];

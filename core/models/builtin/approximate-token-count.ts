@@ -2,7 +2,8 @@
  * Approximates how many subword tokens a multilingual sentence-piece model (XLM-R, as in bge-m3 and e5)
  * makes of a text, so chunks sized with the built-in embedder also fit a real model later: short words are
  * one token, long words (German compounds) one per ~4 letters, Chinese, Japanese and Korean letters one
- * each, numbers one per ~3 digits, and every other visible character (punctuation, symbols) one. Monotone: appending text never lowers the count.
+ * each, numbers one per ~3 digits, and every other visible character (punctuation, symbols) one.
+ * Monotone: appending text never lowers the count.
  *
  * The pieces are those of PIECE below — a letter and the letters and marks after it, a run of number
  * characters, or one other visible character. The scan walks ASCII by character codes and asks the
