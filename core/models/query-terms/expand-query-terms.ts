@@ -20,6 +20,7 @@ import { type BoundedMemo, createBoundedMemo } from "../../../lib/bounded-memo.j
 import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
+import { joinSeparableVerbs } from "../lexicon/join-separable-verbs.js";
 import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
 import { DEFAULT_TRANSLATION_RANKING, type TranslationRanking } from "../lexicon/rank-translations.js";
 import { stemWord } from "../lexicon/stem-word.js";
@@ -57,9 +58,11 @@ export interface ExpandedTerm {
   readonly language: LexiconLanguage;
   /**
    * "query": a word of the query; the others were added by the expansion ("synonym": from the
-   * thesaurus or a round trip through the dictionary, both standing in for their word).
+   * thesaurus or a round trip through the dictionary, both standing in for their word; "separable-verb":
+   * a German verb whose particle ends the clause, joined again — "fand … statt" → stattfinden — standing
+   * in for its finite form, which is `from`).
    */
-  readonly kind: "query" | "translation" | "compound-part" | "synonym";
+  readonly kind: "query" | "translation" | "compound-part" | "synonym" | "separable-verb";
   /** The query word it came from. */
   readonly from: string;
 }
@@ -178,9 +181,18 @@ function expand(
   const queryLanguage =
     synonyms === undefined && paraphraseWeight === 0 ? undefined : detectLanguage(allWords, lexicon);
   const synonymLanguage = synonyms === undefined ? undefined : queryLanguage;
-  for (const word of words) {
+  // German clause-final particles joined to their verbs, expanded like query words in their stead.
+  const separable =
+    queryLanguage === "de" || (queryLanguage === undefined && detectLanguage(allWords, lexicon) === "de")
+      ? joinSeparableVerbs(query, lexicon)
+      : [];
+  const entries = [
+    ...words.map((word) => ({ word, from: word, kind: "query" as const })),
+    ...separable.map(({ verb, finite }) => ({ word: verb, from: finite, kind: "separable-verb" as const })),
+  ];
+  for (const { word, from, kind } of entries) {
     const knownIn = DIRECTIONS.filter(([direction]) => lexicon.has(word, direction));
-    add({ term: word, weight: 1, language: knownIn[0]?.[1] ?? "de", kind: "query", from: word });
+    add({ term: word, weight: 1, language: knownIn[0]?.[1] ?? "de", kind, from });
     for (const [direction, , target] of DIRECTIONS) {
       const found = findTranslations(lexicon, word, direction, ranking);
       for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
@@ -191,7 +203,7 @@ function expand(
             weight: (translationWeight * weight) / parts.length,
             language: target,
             kind: "translation",
-            from: word,
+            from,
           });
         }
       }
@@ -210,7 +222,7 @@ function expand(
             weight: synonyms.weight / (found?.meanings ?? 1) / parts.length,
             language: synonymLanguage,
             kind: "synonym",
-            from: word,
+            from,
           });
         }
       }
@@ -222,10 +234,10 @@ function expand(
           weight: paraphraseWeight * weight,
           language: queryLanguage,
           kind: "synonym",
-          from: word,
+          from,
         });
     }
-    if (compoundPartWeight > 0) {
+    if (compoundPartWeight > 0 && kind === "query") {
       const parts = decompoundWithLexicon(word, lexicon) ?? [];
       for (const part of parts) {
         add({
@@ -233,7 +245,7 @@ function expand(
           weight: compoundPartWeight / parts.length,
           language: "de",
           kind: "compound-part",
-          from: word,
+          from,
         });
       }
     }
