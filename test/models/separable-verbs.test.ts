@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
+import { createBuiltinReranker } from "../../core/models/builtin/create-builtin-reranker.js";
 import { analyzeRerankQuery } from "../../core/models/builtin/rerank-query.js";
 import { joinSeparableVerbs } from "../../core/models/lexicon/join-separable-verbs.js";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
@@ -23,6 +24,14 @@ const GERMAN_ENGLISH: readonly FixtureEntry[] = [
   { headwords: ["anstecken"], text: "anstecken /anʃtɛkən/ <v>\ninfect <v>\n" },
   { headwords: ["zweifeln"], text: "zweifeln /tsvaɪfəln/ <v>\ndoubt <v>\n" },
   { headwords: ["anzweifeln"], text: "anzweifeln /antsvaɪfəln/ <v>\nquestion <v>, dispute <v>\n" },
+  {
+    headwords: ["fangen"],
+    text: "fangen /faŋən/ <v>\ncatch <v>\n\nsee: {gefangen}, {er/sie fängt}, {ich/er/sie fing}\n",
+  },
+  { headwords: ["anfangen"], text: "anfangen /anfaŋən/ <v>\nbegin <v>, start <v>\n" },
+  { headwords: ["fallen"], text: "fallen /falən/ <v>\nfall <v>\n\nsee: {er/sie fällt}\n" },
+  { headwords: ["ausfallen"], text: "ausfallen /aʊsfalən/ <v>\nbe cancelled <v>\n" },
+  { headwords: ["seminar"], text: "Seminar /zemiˈnaːɐ̯/ <neut, n, sg>\nseminar <n>\n" },
   { headwords: ["wahl"], text: "Wahl /vaːl/ <fem, n, sg>\nelection <n>\n" },
   { headwords: ["linie"], text: "Linie /liːni̯ə/ <fem, n, sg>\nline <n>\n" },
 ];
@@ -108,4 +117,15 @@ test("the built-in reranker matches the joined verb's translations as the finite
   t.truthy(stecke);
   // "infect" is a translation of anstecken only: stecken alone is put/stick.
   t.true(stecke?.stems.has("infect"), JSON.stringify([...(stecke?.stems ?? [])]));
+});
+
+test("the built-in reranker joins a passage's split verb too: another form of it matches", async (t) => {
+  const reranker = createBuiltinReranker({ lexicon });
+  // "fing … an" and "fängt … an" are both anfangen; "fällt … aus" is ausfallen. Word by word the two
+  // passages share only "Seminar" with the question (fing, fängt and fällt are three stems).
+  const [begins, cancelled] = await reranker.rerank("Wann fing das Seminar an?", [
+    { id: "begins", title: "", text: "Das Seminar fängt morgen um neun an." },
+    { id: "cancelled", title: "", text: "Das Seminar fällt morgen um neun aus." },
+  ]);
+  t.true((begins ?? 0) > (cancelled ?? 0), `begins ${begins}, cancelled ${cancelled}`);
 });

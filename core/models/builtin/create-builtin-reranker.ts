@@ -1,4 +1,5 @@
 import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
+import { joinSeparableVerbs } from "../lexicon/join-separable-verbs.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import type { Reranker } from "../reranker.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
@@ -101,6 +102,12 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
     options.lexicon === undefined || options.splitCompounds === false
       ? undefined
       : createCompoundSplitter(options.lexicon);
+  const lexicon = options.lexicon;
+  const joinVerbs =
+    lexicon === undefined
+      ? undefined
+      : (text: string) =>
+          new Map(joinSeparableVerbs(text, lexicon).map(({ finite, verb }) => [finite, verb] as const));
   let last: { query: string; words: QueryWord[]; match: TokenMatcher } | undefined;
   const analysed = (query: string) => {
     if (last?.query !== query) {
@@ -121,7 +128,7 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       const words = weighByWorkspace(own, context?.wordDocumentFrequency, context?.workspaceChunks);
       const at = now();
       return candidates.map((c) => {
-        const f = rerankFeatures(words, c, at, match, skip, split);
+        const f = rerankFeatures(words, c, at, match, skip, split, joinVerbs);
         return features.reduce((sum, key) => sum + weights[key] * f[key], 0);
       });
     },

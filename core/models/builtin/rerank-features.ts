@@ -116,11 +116,21 @@ export function rerankFeatures(
    * 0660): "Geheimpfad" holds "secret" and "path" for every feature, phrase order included.
    */
   split?: CompoundSplitter,
+  /**
+   * A passage's German separable verbs, finite form → joined infinitive ("fand … statt" → fand:
+   * stattfinden; ADR 0680): a finite verb that matches no query word is matched as its joined verb.
+   */
+  joinVerbs?: (text: string) => ReadonlyMap<string, string>,
 ): RerankFeatures {
   const total = query.reduce((sum, q) => sum + q.weight, 0);
   const matches: number[] = [];
+  const verbs = joinVerbs?.(candidate.text);
   for (const token of tokenizeWords(candidate.text)) {
-    const index = match(token);
+    let index = match(token);
+    if (index < 0 && verbs !== undefined) {
+      const verb = verbs.get(token);
+      if (verb !== undefined) index = match(verb);
+    }
     const parts = index < 0 && split !== undefined ? split(token) : undefined;
     if (parts === undefined) matches.push(index);
     else for (const part of parts) matches.push(match(part));

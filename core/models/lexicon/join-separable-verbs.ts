@@ -62,9 +62,9 @@ const PARTICLES: ReadonlySet<string> = new Set([
 /** Endings of a finite verb form, longest first ("fragtest", "fragte", "fragt", "frage", "fragst"). */
 const FINITE_ENDINGS = ["test", "tet", "ten", "te", "est", "st", "et", "t", "en", "e"] as const;
 
-/** Letters (any script) and marks: a word; anything else between words is a clause break or a space. */
-const TOKEN = /[\p{L}\p{M}\p{N}]+|[.,;:!?()\n"„“”«»]/gu;
-const WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const LETTER = /[\p{L}\p{M}\p{N}]/u;
+const CLAUSE_BREAK = /[.,;:!?()\n"„“”«»]/gu;
 const MIN_STEM_LENGTH = 2;
 
 /** A separable verb found in a text: the joined infinitive and the finite verb it stands for. */
@@ -94,30 +94,36 @@ function infinitives(word: string, lexicon: Lexicon): string[] {
   return found;
 }
 
-/** The separable verbs of a German text, in text order; none when the lexicon is empty. */
+/**
+ * The separable verbs of a German text, in text order; none when the lexicon is empty. Only the word
+ * before each clause break is looked at first (passages are read at rerank time: no scan of every
+ * position); a clause is read word by word only when that word is a particle, written lower-case (a
+ * capitalised "AB" or "An" is a name or a sentence's start).
+ */
 export function joinSeparableVerbs(text: string, lexicon: Lexicon): SeparableVerb[] {
   if (lexicon.headwordCount.de2en === 0) return [];
+  const normalized = text.normalize("NFC");
   const joined: SeparableVerb[] = [];
-  let clause: string[] = [];
-  const closeClause = () => {
-    const last = clause.at(-1);
-    if (clause.length >= 3 && last !== undefined && PARTICLES.has(last)) {
-      const verb = findVerb(clause.slice(0, -1), last, lexicon);
-      if (verb !== undefined) joined.push(verb);
-    }
-    clause = [];
+  let clauseStart = 0;
+  const readClause = (clauseEnd: number) => {
+    let end = clauseEnd;
+    while (end > clauseStart && /\s/u.test(normalized[end - 1] as string)) end--;
+    let start = end;
+    while (start > clauseStart && LETTER.test(normalized[start - 1] as string)) start--;
+    const particle = normalized.slice(start, end);
+    if (!PARTICLES.has(particle)) return;
+    const words = normalized.slice(clauseStart, start).toLowerCase().match(WORD) ?? [];
+    // At least two words before the particle: "stecke an" alone is no clause to read.
+    if (words.length < 2) return;
+    const verb = findVerb(words, particle, lexicon);
+    if (verb !== undefined) joined.push(verb);
   };
-  for (const token of text.normalize("NFC").match(TOKEN) ?? []) {
-    if (!WORD.test(token)) {
-      closeClause();
-      continue;
-    }
-    // A particle is written lower-case; a capitalised "AB" or "An" is a name or a sentence's start.
-    clause.push(
-      PARTICLES.has(token.toLowerCase()) && token !== token.toLowerCase() ? "" : token.toLowerCase(),
-    );
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(normalized); m !== null; m = CLAUSE_BREAK.exec(normalized)) {
+    readClause(m.index);
+    clauseStart = m.index + 1;
   }
-  closeClause();
+  readClause(normalized.length);
   return joined;
 }
 

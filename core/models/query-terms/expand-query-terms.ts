@@ -22,7 +22,11 @@ import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import { joinSeparableVerbs } from "../lexicon/join-separable-verbs.js";
 import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
-import { DEFAULT_TRANSLATION_RANKING, type TranslationRanking } from "../lexicon/rank-translations.js";
+import {
+  DEFAULT_TRANSLATION_RANKING,
+  rankTranslations,
+  type TranslationRanking,
+} from "../lexicon/rank-translations.js";
 import { stemWord } from "../lexicon/stem-word.js";
 import { STOPWORDS } from "../lexicon/stopwords.js";
 import { DEFAULT_SYNONYM_POLICY, findSynonyms, type SynonymPolicy } from "../thesaurus/find-synonyms.js";
@@ -250,9 +254,52 @@ function expand(
       }
     }
   }
+  if (translationWeight > 0) for (const term of phraseTranslations(lexicon, allWords, settings)) add(term);
   return [...terms.values()].sort(
     (left, right) => right.weight - left.weight || (left.term < right.term ? -1 : 1),
   );
+}
+
+/**
+ * Two adjacent content words the dictionary knows as one headword ("sign language" → Gebärdensprache,
+ * "national anthem" → Nationalhymne, "Überstunden machen" → work overtime) are translated as the
+ * phrase: an English phrase is often one German compound, which the words' own translations (Zeichen,
+ * Sprache) never spell, and BM25 does not split a passage's compounds. Weighted like a word's
+ * translation; stands in for the phrase's second word (in English its head). Pairs with a stop word
+ * ("the ball" → Fußball) are left out: such headwords are idioms more often than what the query says.
+ */
+function phraseTranslations(
+  lexicon: Lexicon,
+  allWords: readonly string[],
+  settings: {
+    readonly maxTranslations: number;
+    readonly translationWeight: number;
+    readonly ranking: TranslationRanking;
+  },
+): ExpandedTerm[] {
+  const found: ExpandedTerm[] = [];
+  for (let index = 0; index + 1 < allWords.length; index++) {
+    const first = allWords[index] as string;
+    const second = allWords[index + 1] as string;
+    if (isStopword(first) || isStopword(second) || DIGIT.test(first) || DIGIT.test(second)) continue;
+    for (const [direction, , target] of DIRECTIONS) {
+      if (!lexicon.startsPhrase(first, direction)) continue;
+      const phrase = `${first} ${second}`;
+      const translations = rankTranslations(lexicon, phrase, direction, settings.ranking);
+      for (const { text, weight } of translations.slice(0, settings.maxTranslations)) {
+        const parts = contentWords(text);
+        for (const part of parts)
+          found.push({
+            term: part,
+            weight: (settings.translationWeight * weight) / parts.length,
+            language: target,
+            kind: "translation",
+            from: second,
+          });
+      }
+    }
+  }
+  return found;
 }
 
 interface Paraphrase {

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "ava";
+import { writeDictdFixture } from "../models/dictd-fixture.js";
+import {
+  assertFirstMatchedThrough,
+  matchedTerms,
+  type NotesWorkspace,
+  startWithNotes,
+} from "./explained-recall.js";
+
+// Phrase translations end to end (ADR 0690): "sign language" is one German word, Gebärdensprache,
+// which neither "sign" (Zeichen, Schild) nor "language" (Sprache) translates to. The service reads the
+// dictionaries LEXICON_DIR names (here ones the test writes in Debian's FreeDict layout); an English
+// question finds the German memory through the phrase's translation, as explain's matched terms show.
+
+let directory: string;
+let workspace: NotesWorkspace;
+
+test.before(async () => {
+  directory = await mkdtemp(join(tmpdir(), "phrase-recall-"));
+  await writeDictdFixture(directory, "freedict-eng-deu", [
+    { headwords: ["sign"], text: "sign /sˈaɪn/\nZeichen <neut>, Schild <neut>\n" },
+    { headwords: ["language"], text: "language /lˈæŋɡwɪdʒ/\nSprache <fem>\n" },
+    { headwords: ["sign language"], text: "sign language /sˈaɪn lˈæŋɡwɪdʒ/\nGebärdensprache <fem>\n" },
+    { headwords: ["use"], text: "use /jˈuːz/\nnutzen <v>\n" },
+  ]);
+  await writeDictdFixture(directory, "freedict-deu-eng", [
+    {
+      headwords: ["gebärdensprache"],
+      text: "Gebärdensprache /ɡəˈbɛːɐ̯dn̩ʃpʁaːxə/ <fem, n, sg>\nsign language <n>\n",
+    },
+    { headwords: ["sprache"], text: "Sprache /ˈʃpʁaːxə/ <fem, n, sg>\nlanguage <n>\n" },
+  ]);
+  workspace = await startWithNotes(
+    {
+      LEXICON_DIR: directory,
+      LEXICON_CACHE_DIR: join(directory, "cache"),
+      THESAURUS_DE: "none",
+      THESAURUS_EN: "none",
+    },
+    {
+      deaf: "Viele gehörlose Menschen verständigen sich in Gebärdensprache.",
+      contract: "Die Sprache des Vertrags ist Deutsch, die Unterschrift fehlt noch.",
+      garden: "Im Garten blühen schon die ersten Tulpen.",
+    },
+  );
+});
+
+test.after.always(async () => {
+  await workspace?.service.stop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+test.serial("an English phrase finds the German compound through the phrase's translation", async (t) => {
+  const hits = await workspace.recall("Which people use sign language?");
+  assertFirstMatchedThrough(t, hits, workspace.ids.deaf, "gebardensprach");
+});
+
+test.serial("the words' own translations still match, below the phrase", async (t) => {
+  const hits = await workspace.recall("Which people use sign language?");
+  const contract = hits.find((hit) => hit.memoryId === workspace.ids.contract);
+  t.true(matchedTerms(contract).some((term) => term.startsWith("sprach")));
+  t.deepEqual(matchedTerms(hits.find((hit) => hit.memoryId === workspace.ids.garden)), []);
+});
