@@ -10,7 +10,7 @@ import {
   startWithNotes,
 } from "./explained-recall.js";
 
-// Phrase translations end to end (ADR 0690): "sign language" is one German word, Gebärdensprache,
+// Phrase and compound translations end to end (ADR 0690, 0700): "sign language" is one German word, Gebärdensprache,
 // which neither "sign" (Zeichen, Schild) nor "language" (Sprache) translates to. The service reads the
 // dictionaries LEXICON_DIR names (here ones the test writes in Debian's FreeDict layout); an English
 // question finds the German memory through the phrase's translation, as explain's matched terms show.
@@ -32,6 +32,8 @@ test.before(async () => {
       text: "Gebärdensprache /ɡəˈbɛːɐ̯dn̩ʃpʁaːxə/ <fem, n, sg>\nsign language <n>\n",
     },
     { headwords: ["sprache"], text: "Sprache /ˈʃpʁaːxə/ <fem, n, sg>\nlanguage <n>\n" },
+    { headwords: ["verteidigung"], text: "Verteidigung /fɛɐ̯ˈtaɪ̯dɪɡʊŋ/ <fem, n, sg>\ndefence <n>\n" },
+    { headwords: ["spieler"], text: "Spieler /ˈʃpiːlɐ/ <masc, n, sg>\nplayer <n>\n" },
   ]);
   workspace = await startWithNotes(
     {
@@ -44,6 +46,8 @@ test.before(async () => {
       deaf: "Viele gehörlose Menschen verständigen sich in Gebärdensprache.",
       contract: "Die Sprache des Vertrags ist Deutsch, die Unterschrift fehlt noch.",
       garden: "Im Garten blühen schon die ersten Tulpen.",
+      defence: "Our best defence player this season was Josh Norman.",
+      season: "The season ended early in May.",
     },
   );
 });
@@ -64,3 +68,12 @@ test.serial("the words' own translations still match, below the phrase", async (
   t.true(matchedTerms(contract).some((term) => term.startsWith("sprach")));
   t.deepEqual(matchedTerms(hits.find((hit) => hit.memoryId === workspace.ids.garden)), []);
 });
+
+test.serial(
+  "a German compound the dictionary lacks finds English text through its parts (ADR 0700)",
+  async (t) => {
+    const hits = await workspace.recall("Wer war der beste Verteidigungsspieler?");
+    assertFirstMatchedThrough(t, hits, workspace.ids.defence, "defenc");
+    t.true(matchedTerms(hits[0]).some((term) => term.startsWith("play")));
+  },
+);

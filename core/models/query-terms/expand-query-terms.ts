@@ -197,8 +197,10 @@ function expand(
   for (const { word, from, kind } of entries) {
     const knownIn = DIRECTIONS.filter(([direction]) => lexicon.has(word, direction));
     add({ term: word, weight: 1, language: knownIn[0]?.[1] ?? "de", kind, from });
+    let translatedFromGerman = false;
     for (const [direction, , target] of DIRECTIONS) {
       const found = findTranslations(lexicon, word, direction, ranking);
+      if (direction === "de2en" && found !== undefined) translatedFromGerman = true;
       for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
         const parts = contentWords(text);
         for (const part of parts) {
@@ -251,6 +253,23 @@ function expand(
           kind: "compound-part",
           from,
         });
+        // A compound the dictionary lacks ("Verteidigungsspieler") is translated by its parts
+        // (defence, player), as the built-in embedder's translator does: else an English passage never
+        // meets it in BM25. English says it in as many words, so each part's translations weigh as
+        // a word's.
+        if (translatedFromGerman) continue;
+        const found = findTranslations(lexicon, part, "de2en", ranking);
+        for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
+          const words = contentWords(text);
+          for (const translated of words)
+            add({
+              term: translated,
+              weight: (translationWeight * weight) / words.length,
+              language: "en",
+              kind: "translation",
+              from,
+            });
+        }
       }
     }
   }
