@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
-import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { expandQueryTerms } from "../../core/models/query-terms/expand-query-terms.js";
-import { type FixtureEntry, writeDictdFixture } from "./dictd-fixture.js";
+import { type FixtureEntry, loadFixtureLexicon } from "./dictd-fixture.js";
 
 // A German compound the dictionary lacks is translated by its parts in the query expansion (ADR
 // 0700): "Verteidigungsspieler" is not a headword, "Verteidigung" and "Spieler" are. On dictionaries
@@ -24,18 +20,17 @@ const ENGLISH_GERMAN: readonly FixtureEntry[] = [
   { headwords: ["player"], text: "player /plˈeɪə/\nSpieler <masc>\n" },
 ];
 
-let directory: string;
 let lexicon: Lexicon;
+let removeFixture: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "compound-translation-fixture-"));
-  await writeDictdFixture(directory, "freedict-deu-eng", GERMAN_ENGLISH);
-  await writeDictdFixture(directory, "freedict-eng-deu", ENGLISH_GERMAN);
-  ({ lexicon } = await loadLexicon({ dictionaryDirectory: directory }));
+  const loaded = await loadFixtureLexicon("compound-translation-fixture", GERMAN_ENGLISH, ENGLISH_GERMAN);
+  lexicon = loaded.lexicon;
+  removeFixture = loaded.remove;
 });
 
 test.after.always(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await removeFixture?.();
 });
 
 const translationsOf = (query: string, word: string) =>

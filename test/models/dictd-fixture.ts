@@ -3,10 +3,13 @@
  * lexicon is tested on data the tests make themselves (the installed FreeDict files are GPL/AGPL and are
  * never copied into the repository).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { encodeDictdNumber } from "../../core/models/lexicon/dictd-index.js";
+import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
+import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 
 export interface FixtureEntry {
   /** Index headwords pointing at the entry (dictd lower-cases them). */
@@ -79,3 +82,25 @@ export const ENGLISH_GERMAN: readonly FixtureEntry[] = [
   },
   { headwords: ["river"], text: "river /ɹˈɪvə/\nFluss <masc>, Strom <masc>\n" },
 ];
+
+/**
+ * A lexicon read from German→English and English→German dictionaries the test writes in a fresh
+ * directory; `remove` deletes it (call it in `test.after.always`).
+ */
+export async function loadFixtureLexicon(
+  prefix: string,
+  germanEnglish: readonly FixtureEntry[],
+  englishGerman: readonly FixtureEntry[],
+): Promise<{ readonly lexicon: Lexicon; remove(): Promise<void> }> {
+  const directory = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const remove = () => rm(directory, { recursive: true, force: true });
+  try {
+    await writeDictdFixture(directory, "freedict-deu-eng", germanEnglish);
+    await writeDictdFixture(directory, "freedict-eng-deu", englishGerman);
+    const { lexicon } = await loadLexicon({ dictionaryDirectory: directory });
+    return { lexicon, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}

@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
-import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { expandQueryTerms } from "../../core/models/query-terms/expand-query-terms.js";
-import { type FixtureEntry, writeDictdFixture } from "./dictd-fixture.js";
+import { type FixtureEntry, loadFixtureLexicon } from "./dictd-fixture.js";
 
 // Two adjacent query words the dictionary knows as one headword are translated as the phrase (ADR
 // 0690): "sign language" is Gebärdensprache, which neither word's translation spells. On dictionaries
@@ -28,18 +24,17 @@ const GERMAN_ENGLISH: readonly FixtureEntry[] = [
   },
 ];
 
-let directory: string;
 let lexicon: Lexicon;
+let removeFixture: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "phrase-fixture-"));
-  await writeDictdFixture(directory, "freedict-eng-deu", ENGLISH_GERMAN);
-  await writeDictdFixture(directory, "freedict-deu-eng", GERMAN_ENGLISH);
-  ({ lexicon } = await loadLexicon({ dictionaryDirectory: directory }));
+  const loaded = await loadFixtureLexicon("phrase-fixture", GERMAN_ENGLISH, ENGLISH_GERMAN);
+  lexicon = loaded.lexicon;
+  removeFixture = loaded.remove;
 });
 
 test.after.always(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await removeFixture?.();
 });
 
 const translations = (query: string) =>

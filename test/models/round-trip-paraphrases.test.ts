@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
-import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { expandQueryTerms } from "../../core/models/query-terms/expand-query-terms.js";
-import { type FixtureEntry, writeDictdFixture } from "./dictd-fixture.js";
+import { type FixtureEntry, loadFixtureLexicon } from "./dictd-fixture.js";
 
 // Round-trip paraphrases (ADR 0650): a query word's translations translated back into the query's
 // language, on dictionaries the test writes in the FreeDict layout Debian installs.
@@ -23,18 +19,17 @@ const ENGLISH_GERMAN: readonly FixtureEntry[] = [
   { headwords: ["bank"], text: "bank /bˈæŋk/\nBank <fem>, Ufer <neut>\n" },
 ];
 
-let directory: string;
 let lexicon: Lexicon;
+let removeFixture: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "paraphrase-fixture-"));
-  await writeDictdFixture(directory, "freedict-deu-eng", GERMAN_ENGLISH);
-  await writeDictdFixture(directory, "freedict-eng-deu", ENGLISH_GERMAN);
-  ({ lexicon } = await loadLexicon({ dictionaryDirectory: directory }));
+  const loaded = await loadFixtureLexicon("paraphrase-fixture", GERMAN_ENGLISH, ENGLISH_GERMAN);
+  lexicon = loaded.lexicon;
+  removeFixture = loaded.remove;
 });
 
 test.after.always(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await removeFixture?.();
 });
 
 const paraphrases = (query: string, paraphraseWeight?: number) =>

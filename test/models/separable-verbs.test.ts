@@ -8,7 +8,7 @@ import { joinSeparableVerbs } from "../../core/models/lexicon/join-separable-ver
 import type { Lexicon } from "../../core/models/lexicon/lexicon.js";
 import { loadLexicon } from "../../core/models/lexicon/load-lexicon.js";
 import { expandQueryTerms } from "../../core/models/query-terms/expand-query-terms.js";
-import { type FixtureEntry, writeDictdFixture } from "./dictd-fixture.js";
+import { type FixtureEntry, loadFixtureLexicon } from "./dictd-fixture.js";
 
 // German separable verbs joined again when their particle ends the clause, on dictionaries the test
 // writes in the FreeDict layout Debian installs.
@@ -41,18 +41,17 @@ const ENGLISH_GERMAN: readonly FixtureEntry[] = [
   { headwords: ["election"], text: "election /ɪlˈɛkʃən/\nWahl <fem>\n" },
 ];
 
-let directory: string;
 let lexicon: Lexicon;
+let removeFixture: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "separable-fixture-"));
-  await writeDictdFixture(directory, "freedict-deu-eng", GERMAN_ENGLISH);
-  await writeDictdFixture(directory, "freedict-eng-deu", ENGLISH_GERMAN);
-  ({ lexicon } = await loadLexicon({ dictionaryDirectory: directory }));
+  const loaded = await loadFixtureLexicon("separable-fixture", GERMAN_ENGLISH, ENGLISH_GERMAN);
+  lexicon = loaded.lexicon;
+  removeFixture = loaded.remove;
 });
 
 test.after.always(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await removeFixture?.();
 });
 
 const joined = (text: string) =>

@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ExecutionContext } from "ava";
 import { startTestService, type TestService, type TestTenant } from "../helpers/test-service.js";
+import { type FixtureEntry, writeDictdFixture } from "../models/dictd-fixture.js";
 import { recallHits, storeEntries } from "./rest-client.js";
 
 /**
@@ -36,6 +40,49 @@ export async function startWithNotes(
     recall: (query) =>
       recallHits<ExplainedHit>(service.httpUrl, tenant.token, { query, k: 10, hops: 0, explain: true }),
   };
+}
+
+/** A NotesWorkspace on dictionaries of its own; `stop` ends the service and deletes them. */
+export interface DictionaryNotesWorkspace extends NotesWorkspace {
+  stop(): Promise<void>;
+}
+
+/**
+ * startWithNotes on German→English and English→German dictionaries the test writes (Debian's FreeDict
+ * layout, read through LEXICON_DIR) and no thesaurus: what the expansion finds comes from them alone.
+ */
+export async function startWithDictionaries(
+  dictionaries: {
+    readonly germanEnglish: readonly FixtureEntry[];
+    readonly englishGerman: readonly FixtureEntry[];
+  },
+  notes: Readonly<Record<string, string>>,
+): Promise<DictionaryNotesWorkspace> {
+  const directory = await mkdtemp(join(tmpdir(), "recall-dictionaries-"));
+  const remove = () => rm(directory, { recursive: true, force: true });
+  try {
+    await writeDictdFixture(directory, "freedict-deu-eng", dictionaries.germanEnglish);
+    await writeDictdFixture(directory, "freedict-eng-deu", dictionaries.englishGerman);
+    const workspace = await startWithNotes(
+      {
+        LEXICON_DIR: directory,
+        LEXICON_CACHE_DIR: join(directory, "cache"),
+        THESAURUS_DE: "none",
+        THESAURUS_EN: "none",
+      },
+      notes,
+    );
+    return {
+      ...workspace,
+      stop: async () => {
+        await workspace.service.stop();
+        await remove();
+      },
+    };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
 }
 
 export const matchedTerms = (hit: ExplainedHit | undefined): readonly string[] =>

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
-import { writeDictdFixture } from "../models/dictd-fixture.js";
 import {
   assertFirstMatchedThrough,
+  type DictionaryNotesWorkspace,
   matchedTerms,
-  type NotesWorkspace,
-  startWithNotes,
+  startWithDictionaries,
 } from "./explained-recall.js";
 
 // Round-trip paraphrases end to end (issue 50 item 2, ADR 0650): the service reads the dictionaries
@@ -15,24 +11,16 @@ import {
 // translation translates back into another word of its language ("Fluss" → river → Strom) finds the
 // memory that uses that word — BM25 matched it through the paraphrase, as explain's matched terms show.
 
-let directory: string;
-let workspace: NotesWorkspace;
+let workspace: DictionaryNotesWorkspace;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "paraphrase-recall-"));
-  await writeDictdFixture(directory, "freedict-deu-eng", [
-    { headwords: ["fluss"], text: "Fluss /flʊs/ <masc, n, sg>\nriver <n>\n" },
-    { headwords: ["strom"], text: "Strom /ʃtroːm/ <masc, n, sg>\ncurrent <n>, river <n>\n" },
-  ]);
-  await writeDictdFixture(directory, "freedict-eng-deu", [
-    { headwords: ["river"], text: "river /ɹˈɪvə/\nFluss <masc>, Strom <masc>\n" },
-  ]);
-  workspace = await startWithNotes(
+  workspace = await startWithDictionaries(
     {
-      LEXICON_DIR: directory,
-      LEXICON_CACHE_DIR: join(directory, "cache"),
-      THESAURUS_DE: "none",
-      THESAURUS_EN: "none",
+      germanEnglish: [
+        { headwords: ["fluss"], text: "Fluss /flʊs/ <masc, n, sg>\nriver <n>\n" },
+        { headwords: ["strom"], text: "Strom /ʃtroːm/ <masc, n, sg>\ncurrent <n>, river <n>\n" },
+      ],
+      englishGerman: [{ headwords: ["river"], text: "river /ɹˈɪvə/\nFluss <masc>, Strom <masc>\n" }],
     },
     {
       target: "Der Strom trennt die beiden Städte seit jeher.",
@@ -43,8 +31,7 @@ test.before(async () => {
 });
 
 test.after.always(async () => {
-  await workspace?.service.stop();
-  await rm(directory, { recursive: true, force: true });
+  await workspace?.stop();
 });
 
 test.serial("a query word's round-trip paraphrase finds the memory that words it differently", async (t) => {

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
-import { writeDictdFixture } from "../models/dictd-fixture.js";
 import {
   assertFirstMatchedThrough,
+  type DictionaryNotesWorkspace,
   matchedTerms,
-  type NotesWorkspace,
-  startWithNotes,
+  startWithDictionaries,
 } from "./explained-recall.js";
 
 // Phrase and compound translations end to end (ADR 0690, 0700): "sign language" is one German word, Gebärdensprache,
@@ -15,32 +11,26 @@ import {
 // dictionaries LEXICON_DIR names (here ones the test writes in Debian's FreeDict layout); an English
 // question finds the German memory through the phrase's translation, as explain's matched terms show.
 
-let directory: string;
-let workspace: NotesWorkspace;
+let workspace: DictionaryNotesWorkspace;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "phrase-recall-"));
-  await writeDictdFixture(directory, "freedict-eng-deu", [
-    { headwords: ["sign"], text: "sign /sˈaɪn/\nZeichen <neut>, Schild <neut>\n" },
-    { headwords: ["language"], text: "language /lˈæŋɡwɪdʒ/\nSprache <fem>\n" },
-    { headwords: ["sign language"], text: "sign language /sˈaɪn lˈæŋɡwɪdʒ/\nGebärdensprache <fem>\n" },
-    { headwords: ["use"], text: "use /jˈuːz/\nnutzen <v>\n" },
-  ]);
-  await writeDictdFixture(directory, "freedict-deu-eng", [
+  workspace = await startWithDictionaries(
     {
-      headwords: ["gebärdensprache"],
-      text: "Gebärdensprache /ɡəˈbɛːɐ̯dn̩ʃpʁaːxə/ <fem, n, sg>\nsign language <n>\n",
-    },
-    { headwords: ["sprache"], text: "Sprache /ˈʃpʁaːxə/ <fem, n, sg>\nlanguage <n>\n" },
-    { headwords: ["verteidigung"], text: "Verteidigung /fɛɐ̯ˈtaɪ̯dɪɡʊŋ/ <fem, n, sg>\ndefence <n>\n" },
-    { headwords: ["spieler"], text: "Spieler /ˈʃpiːlɐ/ <masc, n, sg>\nplayer <n>\n" },
-  ]);
-  workspace = await startWithNotes(
-    {
-      LEXICON_DIR: directory,
-      LEXICON_CACHE_DIR: join(directory, "cache"),
-      THESAURUS_DE: "none",
-      THESAURUS_EN: "none",
+      germanEnglish: [
+        {
+          headwords: ["gebärdensprache"],
+          text: "Gebärdensprache /ɡəˈbɛːɐ̯dn̩ʃpʁaːxə/ <fem, n, sg>\nsign language <n>\n",
+        },
+        { headwords: ["sprache"], text: "Sprache /ˈʃpʁaːxə/ <fem, n, sg>\nlanguage <n>\n" },
+        { headwords: ["verteidigung"], text: "Verteidigung /fɛɐ̯ˈtaɪ̯dɪɡʊŋ/ <fem, n, sg>\ndefence <n>\n" },
+        { headwords: ["spieler"], text: "Spieler /ˈʃpiːlɐ/ <masc, n, sg>\nplayer <n>\n" },
+      ],
+      englishGerman: [
+        { headwords: ["sign"], text: "sign /sˈaɪn/\nZeichen <neut>, Schild <neut>\n" },
+        { headwords: ["language"], text: "language /lˈæŋɡwɪdʒ/\nSprache <fem>\n" },
+        { headwords: ["sign language"], text: "sign language /sˈaɪn lˈæŋɡwɪdʒ/\nGebärdensprache <fem>\n" },
+        { headwords: ["use"], text: "use /jˈuːz/\nnutzen <v>\n" },
+      ],
     },
     {
       deaf: "Viele gehörlose Menschen verständigen sich in Gebärdensprache.",
@@ -53,8 +43,7 @@ test.before(async () => {
 });
 
 test.after.always(async () => {
-  await workspace?.service.stop();
-  await rm(directory, { recursive: true, force: true });
+  await workspace?.stop();
 });
 
 test.serial("an English phrase finds the German compound through the phrase's translation", async (t) => {

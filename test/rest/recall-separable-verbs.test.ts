@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import test from "ava";
-import { writeDictdFixture } from "../models/dictd-fixture.js";
 import {
   assertFirstMatchedThrough,
+  type DictionaryNotesWorkspace,
   matchedTerms,
-  type NotesWorkspace,
-  startWithNotes,
+  startWithDictionaries,
 } from "./explained-recall.js";
 
 // German separable verbs end to end (ADR 0680): in "Wann findet die Abstimmung statt?" the verb is
@@ -15,28 +11,22 @@ import {
 // ones the test writes in Debian's FreeDict layout); a German question whose particle ends the clause
 // finds the English memory through the joined verb's translation, as explain's matched terms show.
 
-let directory: string;
-let workspace: NotesWorkspace;
+let workspace: DictionaryNotesWorkspace;
 
 test.before(async () => {
-  directory = await mkdtemp(join(tmpdir(), "separable-recall-"));
-  await writeDictdFixture(directory, "freedict-deu-eng", [
-    { headwords: ["finden"], text: "finden /fˈɪndən/ <v>\nfind <v>\n" },
-    { headwords: ["stattfinden"], text: "stattfinden /ʃtˈatfɪndən/ <v>\nhappen <v>, take place <v>\n" },
-    { headwords: ["stecken"], text: "stecken /ʃtˈɛkən/ <v>\nput <v>, stick <v>\n" },
-    { headwords: ["anstecken"], text: "anstecken /ˈanʃtɛkən/ <v>\ninfect <v>\n" },
-  ]);
-  await writeDictdFixture(directory, "freedict-eng-deu", [
-    { headwords: ["find"], text: "find /fˈaɪnd/\nfinden <v>\n" },
-    { headwords: ["happen"], text: "happen /hˈæpən/\ngeschehen <v>, stattfinden <v>\n" },
-    { headwords: ["infect"], text: "infect /ɪnfˈɛkt/\nanstecken <v>\n" },
-  ]);
-  workspace = await startWithNotes(
+  workspace = await startWithDictionaries(
     {
-      LEXICON_DIR: directory,
-      LEXICON_CACHE_DIR: join(directory, "cache"),
-      THESAURUS_DE: "none",
-      THESAURUS_EN: "none",
+      germanEnglish: [
+        { headwords: ["finden"], text: "finden /fˈɪndən/ <v>\nfind <v>\n" },
+        { headwords: ["stattfinden"], text: "stattfinden /ʃtˈatfɪndən/ <v>\nhappen <v>, take place <v>\n" },
+        { headwords: ["stecken"], text: "stecken /ʃtˈɛkən/ <v>\nput <v>, stick <v>\n" },
+        { headwords: ["anstecken"], text: "anstecken /ˈanʃtɛkən/ <v>\ninfect <v>\n" },
+      ],
+      englishGerman: [
+        { headwords: ["find"], text: "find /fˈaɪnd/\nfinden <v>\n" },
+        { headwords: ["happen"], text: "happen /hˈæpən/\ngeschehen <v>, stattfinden <v>\n" },
+        { headwords: ["infect"], text: "infect /ɪnfˈɛkt/\nanstecken <v>\n" },
+      ],
     },
     {
       vote: "The vote on the new budget will happen at the spring meeting.",
@@ -48,8 +38,7 @@ test.before(async () => {
 });
 
 test.after.always(async () => {
-  await workspace?.service.stop();
-  await rm(directory, { recursive: true, force: true });
+  await workspace?.stop();
 });
 
 test.serial("a clause-final particle's verb finds the memory through its translation", async (t) => {
