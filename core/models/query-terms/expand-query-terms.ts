@@ -12,8 +12,12 @@
  * Words are translated in every direction the dictionary knows them (a short query's language is a
  * guess); stop words are neither kept nor translated. With `paraphraseWeight`, words of the query's
  * language also get round-trip paraphrases: their translations translated back ("Fluss" → river →
- * Strom), weighted by both shares (ADR 0650). A term reached several ways keeps its largest weight.
- * With an empty lexicon the result is just the query's words.
+ * Strom), weighted by both shares (ADR 0650). A German clause-final particle is joined to its verb
+ * and the verb expanded like a query word ("fand … statt" → stattfinden; ADR 0680); two adjacent words
+ * the dictionary holds as one headword are translated as the phrase ("sign language" →
+ * Gebärdensprache; ADR 0690); a German compound without a translation is translated by its parts, each
+ * like a word (ADR 0700). A term reached several ways keeps its largest weight. With an empty lexicon
+ * the result is just the query's words.
  */
 
 import { type BoundedMemo, createBoundedMemo } from "../../../lib/bounded-memo.js";
