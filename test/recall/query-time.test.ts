@@ -45,6 +45,24 @@ const cases: [string, string, string, string][] = [
   ["Was haben wir letzten Winter gemacht?", "letzten Winter", "2025-12-01", "2026-03-01"],
   ["Urlaub im Sommer 2025", "im Sommer 2025", "2025-06-01", "2025-09-01"],
   ["what we planned in the fall of 2025", "in the fall of 2025", "2025-09-01", "2025-12-01"],
+  // Quarters: German Quartal, Q-notation after a preposition or with a year, an English quarter with
+  // its year; without a year the latest that has begun (REF is in the fourth).
+  ["Umsatz im dritten Quartal", "im dritten Quartal", "2026-07-01", "2026-10-01"],
+  ["Was war im 4. Quartal?", "im 4. Quartal", "2026-10-01", "2027-01-01"],
+  ["Ziele im ersten Quartal 2025", "im ersten Quartal 2025", "2025-01-01", "2025-04-01"],
+  ["what did we ship in Q3", "in Q3", "2026-07-01", "2026-10-01"],
+  ["Q1 2025 results", "Q1 2025", "2025-01-01", "2025-04-01"],
+  ["revenue in the third quarter of 2025", "in the third quarter of 2025", "2025-07-01", "2025-10-01"],
+  // A part of a year: its first, middle or last third.
+  ["what changed in early 2025", "in early 2025", "2025-01-01", "2025-05-01"],
+  ["Was war Mitte 2024?", "Mitte 2024", "2024-05-01", "2024-09-01"],
+  ["plans for late 2025", "late 2025", "2025-09-01", "2026-01-01"],
+  ["the mid-2025 review", "mid-2025", "2025-05-01", "2025-09-01"],
+  // The beginning or end of a month is the month (as "Anfang März"); genitive units.
+  ["at the beginning of March", "at the beginning of March", "2026-03-01", "2026-04-01"],
+  ["the offsite in mid-June", "mid-June", "2026-06-01", "2026-07-01"],
+  ["Was war Ende letzten Jahres?", "letzten Jahres", "2025-01-01", "2026-01-01"],
+  ["Kosten des letzten Monats", "letzten Monats", "2026-11-01", "2026-12-01"],
 ];
 
 for (const [query, text, from, to] of cases) {
@@ -111,6 +129,10 @@ test("queries without a time expression parse to nothing", (t) => {
     "Which plants flower in spring?",
     "What is the relationship between anal swabs and disease severity in 2019-nCOV?",
     "Welche Themen hatte die heute-show?",
+    // A game's quarter, a car and a share are no calendar quarters.
+    "Who scored in the fourth quarter?",
+    "Was kostet ein Audi Q3?",
+    "a quarter of the budget",
   ]) {
     t.is(parseQueryTime(query, REF), undefined, query);
   }

@@ -7,7 +7,10 @@ import { fromWallClock, toWallClock } from "./zoned-wall-clock.js";
  * request's reference instant (as_of, else now). Calendar units are UTC days and ISO weeks (Monday
  * first); a month or weekday without a year means the latest one that has begun by the reference
  * instant (recall looks back). Only the first expression counts. Deliberately no bare years ("2019"
- * is often content) and no bare month names without a preposition, a day or a year ("may", "mai").
+ * is often content) and no bare month names without a preposition, a day or a year ("may", "mai");
+ * quarters ("im dritten Quartal", "in Q3", "Q1 2025"; an English "quarter" only with its year: "in the
+ * fourth quarter" is a game's) and parts of a year ("early 2025", "Mitte 2024": a third) are read
+ * (ADR 0710).
  */
 export interface QueryTime {
   /** The expression as written in the query. */
@@ -262,6 +265,41 @@ function latestSeason(firstMonth: number, ref: Date, ended: boolean): Span {
   }
 }
 
+const QUARTERS: Readonly<Record<string, number>> = {
+  ersten: 0,
+  "1.": 0,
+  first: 0,
+  "1st": 0,
+  "1": 0,
+  zweiten: 1,
+  "2.": 1,
+  second: 1,
+  "2nd": 1,
+  "2": 1,
+  dritten: 2,
+  "3.": 2,
+  third: 2,
+  "3rd": 2,
+  "3": 2,
+  vierten: 3,
+  "4.": 3,
+  fourth: 3,
+  "4th": 3,
+  "4": 3,
+};
+const quarterSpan = (year: number, quarter: number): Span => ({
+  from: new Date(Date.UTC(year, 3 * quarter, 1)),
+  to: new Date(Date.UTC(year, 3 * quarter + 3, 1)),
+});
+const YEAR_THIRDS: Readonly<Record<string, number>> = {
+  early: 0,
+  anfang: 0,
+  mid: 1,
+  mitte: 1,
+  late: 2,
+  ende: 2,
+};
+
 // Anchors: expressions that name a span on their own. Each returns the span, or undefined to skip.
 type Anchor = {
   readonly pattern: string;
@@ -303,12 +341,36 @@ const ANCHORS: readonly Anchor[] = [
   // im März (2026), in June, Anfang Juni; after seit/since/before/… a bare month (the relation is
   // read from the words before the anchor, so they stay outside it)
   {
-    pattern: `(?:(?:im|in|anfang|mitte|ende|early|mid|late|during)\\s+|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|from|vor)\\s+))(?:(?:dem\\s+)?monat\\s+)?(?<bm>${MONTH})(?:\\s+(?<year>\\d{4}))?`,
+    pattern: `(?:(?:im|in|anfang|mitte|ende|early|mid|late|during)\\s+|mid-|(?:at\\s+|by\\s+|in\\s+)?(?:the\\s+)?(?:beginning|start|middle|end)\\s+of\\s+|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|from|vor)\\s+))(?:(?:dem\\s+)?monat\\s+)?(?<bm>${MONTH})(?:\\s+(?<year>\\d{4}))?`,
     span: (m, ref) => {
       const month = MONTHS[g(m, "bm") ?? ""];
       if (month === undefined) return undefined;
       const year = yearOf(m);
       return year === undefined ? latestMonth(month, ref) : monthSpan(year, month);
+    },
+  },
+  // im dritten Quartal (2025), in the third quarter of 2025, in Q3, Q3 2025: three months; without a
+  // year the latest such quarter that has begun. A bare "Q3" is left alone (a car, a question number),
+  // and an English quarter needs its year ("in the fourth quarter" of a game).
+  {
+    pattern: `(?:(?:im|in)\\s+(?:the\\s+)?)?(?:(?<qde>ersten|zweiten|dritten|vierten|[1-4]\\.)\\s+quartal(?:\\s+(?<year>(?:19|20)\\d{2}))?|(?<qen>first|second|third|fourth|1st|2nd|3rd|4th)\\s+quarter\\s+(?:of\\s+)?(?<qey>(?:19|20)\\d{2}))|(?:im|in)\\s+q(?<qp>[1-4])(?:\\s+(?<qpy>(?:19|20)\\d{2}))?|q(?<qy>[1-4])\\s+(?<qyy>(?:19|20)\\d{2})`,
+    span: (m, ref) => {
+      const quarter = QUARTERS[g(m, "qde") ?? g(m, "qen") ?? g(m, "qp") ?? g(m, "qy") ?? ""];
+      if (quarter === undefined) return undefined;
+      const written = g(m, "year") ?? g(m, "qey") ?? g(m, "qpy") ?? g(m, "qyy");
+      if (written !== undefined) return quarterSpan(Number(written), quarter);
+      const latest = quarterSpan(ref.getUTCFullYear(), quarter);
+      return latest.from.getTime() <= ref.getTime() ? latest : quarterSpan(ref.getUTCFullYear() - 1, quarter);
+    },
+  },
+  // early 2025, Mitte 2024, Ende 2023, mid-2025: a third of the year (January–April, May–August,
+  // September–December)
+  {
+    pattern: "(?:(?:in|im)\\s+)?(?<part>early|mid|late|anfang|mitte|ende)(?:\\s+|-)(?<year>(?:19|20)\\d{2})",
+    span: (m) => {
+      const third = YEAR_THIRDS[g(m, "part") ?? ""] ?? 0;
+      const year = Number(g(m, "year"));
+      return { from: new Date(Date.UTC(year, 4 * third, 1)), to: new Date(Date.UTC(year, 4 * third + 4, 1)) };
     },
   },
   // im Jahr 2025, in 2025; after seit/since/… a bare year
@@ -354,12 +416,12 @@ const ANCHORS: readonly Anchor[] = [
   },
   // letzte Woche, letzten Monat, letztes Jahr, im letzten Jahr, last week, the previous month
   {
-    pattern: `(?:(?:im|in\\s+der|in\\s+the)\\s+)?(?:letzte|letzten|letzter|letztes|vergangene|vergangenen|vergangenes|vorige|vorigen|voriges|last|past|previous)\\s+(?<lu>woche|monat|jahr|week|month|year)`,
+    pattern: `(?:(?:im|in\\s+der|in\\s+the)\\s+)?(?:letzte|letzten|letzter|letztes|vergangene|vergangenen|vergangenes|vorige|vorigen|voriges|last|past|previous)\\s+(?<lu>woche|monats|monat|jahres|jahr|week|month|year)`,
     span: (m, ref) => unitSpan(UNITS[g(m, "lu") ?? ""] ?? "week", ref, 1),
   },
   // diese Woche, diesen Monat, dieses Jahr, this week
   {
-    pattern: `(?:diese|diesen|dieses|dieser|this)\\s+(?<tu>woche|monat|jahr|week|month|year)`,
+    pattern: `(?:diese|diesen|dieses|dieser|this)\\s+(?<tu>woche|monats|monat|jahres|jahr|week|month|year)`,
     span: (m, ref) => unitSpan(UNITS[g(m, "tu") ?? ""] ?? "week", ref, 0),
   },
   // vorletzte Woche, the week before last
