@@ -25,7 +25,7 @@ import { decompoundWithLexicon } from "../lexicon/decompound-german.js";
 import { detectLanguage } from "../lexicon/detect-language.js";
 import { findTranslations } from "../lexicon/find-translations.js";
 import { joinSeparableVerbs } from "../lexicon/join-separable-verbs.js";
-import type { Lexicon, LexiconLanguage, TranslationDirection } from "../lexicon/lexicon.js";
+import type { Lexicon, LexiconLanguage, Translation, TranslationDirection } from "../lexicon/lexicon.js";
 import {
   DEFAULT_TRANSLATION_RANKING,
   rankTranslations,
@@ -182,6 +182,24 @@ function expand(
     if (term.weight >= minWeight && (current === undefined || term.weight > current.weight))
       terms.set(term.term, term);
   };
+  // A translation's content words, its share split among them ("take place" → take, place).
+  const addTranslations = (
+    translations: readonly Translation[] | undefined,
+    language: LexiconLanguage,
+    from: string,
+  ) => {
+    for (const { text, weight } of translations?.slice(0, maxTranslations) ?? []) {
+      const parts = contentWords(text);
+      for (const term of parts)
+        add({
+          term,
+          weight: (translationWeight * weight) / parts.length,
+          language,
+          kind: "translation",
+          from,
+        });
+    }
+  };
   const allWords = query.normalize("NFC").toLowerCase().match(WORD) ?? [];
   const words = allWords.filter((word) => !isStopword(word));
   // Synonyms and paraphrases come from the query's language only: "virus" in the German thesaurus is
@@ -205,18 +223,7 @@ function expand(
     for (const [direction, , target] of DIRECTIONS) {
       const found = findTranslations(lexicon, word, direction, ranking);
       if (direction === "de2en" && found !== undefined) translatedFromGerman = true;
-      for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
-        const parts = contentWords(text);
-        for (const part of parts) {
-          add({
-            term: part,
-            weight: (translationWeight * weight) / parts.length,
-            language: target,
-            kind: "translation",
-            from,
-          });
-        }
-      }
+      addTranslations(found?.translations, target, from);
     }
     if (synonyms !== undefined && synonymLanguage !== undefined && !DIGIT.test(word)) {
       const policy = synonyms.policy[synonymLanguage];
@@ -261,23 +268,14 @@ function expand(
         // (defence, player), as the built-in embedder's translator does: else an English passage never
         // meets it in BM25. English says it in as many words, so each part's translations weigh as
         // a word's.
-        if (translatedFromGerman) continue;
-        const found = findTranslations(lexicon, part, "de2en", ranking);
-        for (const { text, weight } of found?.translations.slice(0, maxTranslations) ?? []) {
-          const words = contentWords(text);
-          for (const translated of words)
-            add({
-              term: translated,
-              weight: (translationWeight * weight) / words.length,
-              language: "en",
-              kind: "translation",
-              from,
-            });
-        }
+        if (!translatedFromGerman)
+          addTranslations(findTranslations(lexicon, part, "de2en", ranking)?.translations, "en", from);
       }
     }
   }
-  if (translationWeight > 0) for (const term of phraseTranslations(lexicon, allWords, settings)) add(term);
+  if (translationWeight > 0)
+    for (const phrase of translatedPhrases(lexicon, allWords, ranking))
+      addTranslations(phrase.translations, phrase.language, phrase.from);
   return [...terms.values()].sort(
     (left, right) => right.weight - left.weight || (left.term < right.term ? -1 : 1),
   );
@@ -291,35 +289,24 @@ function expand(
  * translation; stands in for the phrase's second word (in English its head). Pairs with a stop word
  * ("the ball" → Fußball) are left out: such headwords are idioms more often than what the query says.
  */
-function phraseTranslations(
+function translatedPhrases(
   lexicon: Lexicon,
   allWords: readonly string[],
-  settings: {
-    readonly maxTranslations: number;
-    readonly translationWeight: number;
-    readonly ranking: TranslationRanking;
-  },
-): ExpandedTerm[] {
-  const found: ExpandedTerm[] = [];
+  ranking: TranslationRanking,
+): {
+  readonly translations: readonly Translation[];
+  readonly language: LexiconLanguage;
+  readonly from: string;
+}[] {
+  const found: { translations: readonly Translation[]; language: LexiconLanguage; from: string }[] = [];
   for (let index = 0; index + 1 < allWords.length; index++) {
     const first = allWords[index] as string;
     const second = allWords[index + 1] as string;
     if (isStopword(first) || isStopword(second) || DIGIT.test(first) || DIGIT.test(second)) continue;
     for (const [direction, , target] of DIRECTIONS) {
       if (!lexicon.startsPhrase(first, direction)) continue;
-      const phrase = `${first} ${second}`;
-      const translations = rankTranslations(lexicon, phrase, direction, settings.ranking);
-      for (const { text, weight } of translations.slice(0, settings.maxTranslations)) {
-        const parts = contentWords(text);
-        for (const part of parts)
-          found.push({
-            term: part,
-            weight: (settings.translationWeight * weight) / parts.length,
-            language: target,
-            kind: "translation",
-            from: second,
-          });
-      }
+      const translations = rankTranslations(lexicon, `${first} ${second}`, direction, ranking);
+      if (translations.length > 0) found.push({ translations, language: target, from: second });
     }
   }
   return found;

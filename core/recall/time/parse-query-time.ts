@@ -158,14 +158,13 @@ interface Span {
 const utcDay = (t: Date, offsetDays = 0) =>
   new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + offsetDays));
 const daySpan = (start: Date): Span => ({ from: start, to: new Date(start.getTime() + DAY) });
-const monthSpan = (year: number, month: number): Span => ({
-  from: new Date(Date.UTC(year, month, 1)),
-  to: new Date(Date.UTC(year, month + 1, 1)),
+/** `months` calendar months from the first day of `firstMonth` of `year` (months past 11 roll over). */
+const monthsSpan = (year: number, firstMonth: number, months: number): Span => ({
+  from: new Date(Date.UTC(year, firstMonth, 1)),
+  to: new Date(Date.UTC(year, firstMonth + months, 1)),
 });
-const yearSpan = (year: number): Span => ({
-  from: new Date(Date.UTC(year, 0, 1)),
-  to: new Date(Date.UTC(year + 1, 0, 1)),
-});
+const monthSpan = (year: number, month: number): Span => monthsSpan(year, month, 1);
+const yearSpan = (year: number): Span => monthsSpan(year, 0, 12);
 /** Monday 00:00 UTC of the ISO week holding t. */
 const weekStart = (t: Date) => utcDay(t, -((t.getUTCDay() + 6) % 7));
 
@@ -251,16 +250,13 @@ const SEASONS: Readonly<Record<string, number>> = {
 };
 const SEASON = Object.keys(SEASONS).join("|");
 
-/** Meteorological seasons (winter: December to February), starting in `year`. */
-const seasonSpan = (year: number, firstMonth: number): Span => ({
-  from: new Date(Date.UTC(year, firstMonth, 1)),
-  to: new Date(Date.UTC(year, firstMonth + 3, 1)),
-});
+/** Meteorological seasons (winter: December to February) and quarters: three months from `firstMonth`. */
+const threeMonths = (year: number, firstMonth: number): Span => monthsSpan(year, firstMonth, 3);
 
-/** The latest such season that has begun by ref, or (`ended`) that has ended by it. */
-function latestSeason(firstMonth: number, ref: Date, ended: boolean): Span {
+/** The latest such three months (a season, a quarter) that have begun by ref, or (`ended`) ended by it. */
+function latestThreeMonths(firstMonth: number, ref: Date, ended: boolean): Span {
   for (let year = ref.getUTCFullYear(); ; year--) {
-    const span = seasonSpan(year, firstMonth);
+    const span = threeMonths(year, firstMonth);
     if ((ended ? span.to : span.from).getTime() <= ref.getTime()) return span;
   }
 }
@@ -287,10 +283,6 @@ const QUARTERS: Readonly<Record<string, number>> = {
   "4th": 3,
   "4": 3,
 };
-const quarterSpan = (year: number, quarter: number): Span => ({
-  from: new Date(Date.UTC(year, 3 * quarter, 1)),
-  to: new Date(Date.UTC(year, 3 * quarter + 3, 1)),
-});
 const YEAR_THIRDS: Readonly<Record<string, number>> = {
   early: 0,
   anfang: 0,
@@ -358,9 +350,9 @@ const ANCHORS: readonly Anchor[] = [
       const quarter = QUARTERS[g(m, "qde") ?? g(m, "qen") ?? g(m, "qp") ?? g(m, "qy") ?? ""];
       if (quarter === undefined) return undefined;
       const written = g(m, "year") ?? g(m, "qey") ?? g(m, "qpy") ?? g(m, "qyy");
-      if (written !== undefined) return quarterSpan(Number(written), quarter);
-      const latest = quarterSpan(ref.getUTCFullYear(), quarter);
-      return latest.from.getTime() <= ref.getTime() ? latest : quarterSpan(ref.getUTCFullYear() - 1, quarter);
+      return written !== undefined
+        ? threeMonths(Number(written), 3 * quarter)
+        : latestThreeMonths(3 * quarter, ref, false);
     },
   },
   // early 2025, Mitte 2024, Ende 2023, mid-2025: a third of the year (January–April, May–August,
@@ -369,8 +361,7 @@ const ANCHORS: readonly Anchor[] = [
     pattern: "(?:(?:in|im)\\s+)?(?<part>early|mid|late|anfang|mitte|ende)(?:\\s+|-)(?<year>(?:19|20)\\d{2})",
     span: (m) => {
       const third = YEAR_THIRDS[g(m, "part") ?? ""] ?? 0;
-      const year = Number(g(m, "year"));
-      return { from: new Date(Date.UTC(year, 4 * third, 1)), to: new Date(Date.UTC(year, 4 * third + 4, 1)) };
+      return monthsSpan(Number(g(m, "year")), 4 * third, 4);
     },
   },
   // im Jahr 2025, in 2025; after seit/since/… a bare year
@@ -466,11 +457,11 @@ const ANCHORS: readonly Anchor[] = [
   // No bare "im Sommer": "Was brauche ich im Winter?" asks about winters, not the last one.
   {
     pattern: `(?:(?<sl>letzten|letztes|vergangenen|vergangenes|vorigen|voriges|last|past|this\\s+past)|(?<st>diesen|dieses|this))\\s+(?<sn>${SEASON})`,
-    span: (m, ref) => latestSeason(SEASONS[g(m, "sn") ?? ""] ?? 5, ref, g(m, "sl") !== undefined),
+    span: (m, ref) => latestThreeMonths(SEASONS[g(m, "sn") ?? ""] ?? 5, ref, g(m, "sl") !== undefined),
   },
   {
     pattern: `(?:(?:im|in\\s+the|in|during\\s+the|during)\\s+)?(?<sy>${SEASON})\\s+(?:of\\s+)?(?<year>(?:19|20)\\d{2})`,
-    span: (m) => seasonSpan(Number(g(m, "year")), SEASONS[g(m, "sy") ?? ""] ?? 5),
+    span: (m) => threeMonths(Number(g(m, "year")), SEASONS[g(m, "sy") ?? ""] ?? 5),
   },
 ];
 
