@@ -53,6 +53,15 @@ const cases: [string, string, string, string][] = [
   ["what did we ship in Q3", "in Q3", "2026-07-01", "2026-10-01"],
   ["Q1 2025 results", "Q1 2025", "2025-01-01", "2025-04-01"],
   ["revenue in the third quarter of 2025", "in the third quarter of 2025", "2025-07-01", "2025-10-01"],
+  // Ranges: two dates, two months or two years joined by bis/to/und; days of one month.
+  ["vom 1. März bis 5. März", "vom 1. März bis 5. März", "2026-03-01", "2026-03-06"],
+  ["Urlaub vom 1. bis 5. März", "1. bis 5. März", "2026-03-01", "2026-03-06"],
+  ["the trip March 3 to 7, 2025", "March 3 to 7, 2025", "2025-03-03", "2025-03-08"],
+  ["Was war von Januar bis März?", "von Januar bis März", "2026-01-01", "2026-04-01"],
+  ["what happened between March and May", "between March and May", "2026-03-01", "2026-06-01"],
+  ["Heizkosten von November bis Februar", "von November bis Februar", "2025-11-01", "2026-03-01"],
+  ["Umsatz von 2020 bis 2022", "von 2020 bis 2022", "2020-01-01", "2023-01-01"],
+  ["notes from March 1 to March 5", "from March 1 to March 5", "2026-03-01", "2026-03-06"],
   // A part of a year: its first, middle or last third.
   ["what changed in early 2025", "in early 2025", "2025-01-01", "2025-05-01"],
   ["Was war Mitte 2024?", "Mitte 2024", "2024-05-01", "2024-09-01"],
@@ -84,6 +93,24 @@ test("since / seit run from the anchor to the reference; before / vor up to it",
   t.is(before?.text, "before June 2026");
   t.deepEqual(before?.to, day("2026-06-01"));
   t.deepEqual(before?.from, new Date(0));
+});
+
+test("bis / until include their anchor: up to its end", (t) => {
+  const cases: [string, string, string][] = [
+    ["Was muss bis Ende 2026 erledigt sein?", "bis Ende 2026", "2027-01-01"],
+    ["Welche Regeln gelten bis März?", "bis März", "2026-04-01"],
+    ["Was ist bis zum 3. März zu tun?", "bis zum 3. März", "2026-03-04"],
+    ["what was open until yesterday", "until yesterday", "2026-12-05"],
+    ["budget through 2025", "through 2025", "2026-01-01"],
+  ];
+  for (const [query, text, to] of cases) {
+    const time = parseQueryTime(query, REF);
+    t.is(time?.text, text, query);
+    t.deepEqual(time?.from, new Date(0), query);
+    t.deepEqual(time?.to, day(to), query);
+  }
+  // "vor" / "before" still end where the anchor begins.
+  t.deepEqual(parseQueryTime("Was war vor März 2026?", REF)?.to, day("2026-03-01"));
 });
 
 test("a weekday's 'am Wochenende' / 'last weekend' is the one before; vague words look back two weeks", (t) => {
@@ -133,6 +160,10 @@ test("queries without a time expression parse to nothing", (t) => {
     "Who scored in the fourth quarter?",
     "Was kostet ein Audi Q3?",
     "a quarter of the budget",
+    // Counts and numbered steps are no ranges.
+    "between 2000 and 3000 users",
+    "Schritte 1. bis 3.",
+    "I want to march from here to there",
   ]) {
     t.is(parseQueryTime(query, REF), undefined, query);
   }

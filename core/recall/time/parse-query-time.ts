@@ -298,11 +298,30 @@ type Anchor = {
   readonly span: (m: RegExpExecArray, ref: Date) => Span | undefined;
 };
 
+// The first month of a range and the word joining it to the second: a bare month after it is one
+// ("von Januar bis März", "between March and May"; a bare "march" elsewhere may be a verb).
+const RANGE_FIRST_MONTH = `(?:zwischen|between|von|vom|from)\\s+(?:${MONTH})(?:\\s+\\d{4})?\\s+(?:und|and|bis|to|until|till|through)\\s+`;
+
 const g = (m: RegExpExecArray, name: string) => m.groups?.[name];
 const yearOf = (m: RegExpExecArray) => {
   const y = g(m, "year");
   return y === undefined ? undefined : Number(y);
 };
+
+/** Days d1 to d2 (inclusive) of one month: a range given backwards names nothing. */
+function dayRangeSpan(
+  m: RegExpExecArray,
+  d1: string,
+  d2: string,
+  month: string,
+  ref: Date,
+): Span | undefined {
+  const monthIndex = MONTHS[g(m, month) ?? ""] ?? -1;
+  const first = dateSpan(Number(g(m, d1)), monthIndex, yearOf(m), ref);
+  const last = dateSpan(Number(g(m, d2)), monthIndex, yearOf(m), ref);
+  if (first === undefined || last === undefined || last.to <= first.from) return undefined;
+  return { from: first.from, to: last.to };
+}
 
 const ANCHORS: readonly Anchor[] = [
   // ISO date 2026-03-03
@@ -325,6 +344,15 @@ const ANCHORS: readonly Anchor[] = [
     pattern: `(?<md>${MONTH})\\.?\\s+(?<mdd>\\d{1,2})(?:st|nd|rd|th)?(?![\\d.:])(?:,?\\s+(?<year>\\d{4}))?`,
     span: (m, ref) => dateSpan(Number(g(m, "mdd")), MONTHS[g(m, "md") ?? ""] ?? -1, yearOf(m), ref),
   },
+  // A day range in one month: "1. bis 5. März", "1.–5. März 2026", "March 1–5", "March 1 to 5, 2026"
+  {
+    pattern: `(?<gd1>\\d{1,2})\\.\\s*(?:bis|-|–)\\s*(?<gd2>\\d{1,2})\\.\\s*(?<gm>${MONTH})\\.?(?:\\s+(?<year>\\d{4}))?`,
+    span: (m, ref) => dayRangeSpan(m, "gd1", "gd2", "gm", ref),
+  },
+  {
+    pattern: `(?<em>${MONTH})\\.?\\s+(?<ed1>\\d{1,2})(?:st|nd|rd|th)?\\s*(?:-|–|to|through|until)\\s*(?<ed2>\\d{1,2})(?:st|nd|rd|th)?(?![\\d.:])(?:,?\\s+(?<year>\\d{4}))?`,
+    span: (m, ref) => dayRangeSpan(m, "ed1", "ed2", "em", ref),
+  },
   // März 2026, March 2026 (a month with its year needs no preposition)
   {
     pattern: `(?<my>${MONTH})\\.?\\s+(?<year>\\d{4})`,
@@ -333,7 +361,7 @@ const ANCHORS: readonly Anchor[] = [
   // im März (2026), in June, Anfang Juni; after seit/since/before/… a bare month (the relation is
   // read from the words before the anchor, so they stay outside it)
   {
-    pattern: `(?:(?:im|in|anfang|mitte|ende|early|mid|late|during)\\s+|mid-|(?:at\\s+|by\\s+|in\\s+)?(?:the\\s+)?(?:beginning|start|middle|end)\\s+of\\s+|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|from|vor)\\s+))(?:(?:dem\\s+)?monat\\s+)?(?<bm>${MONTH})(?:\\s+(?<year>\\d{4}))?`,
+    pattern: `(?:(?:im|in|anfang|mitte|ende|early|mid|late|during)\\s+|mid-|(?:at\\s+|by\\s+|in\\s+)?(?:the\\s+)?(?:beginning|start|middle|end)\\s+of\\s+|(?<=(?:seit|since|bis|until|till|through|before|after|nach|ab|from|vor|zwischen|between|von|vom)\\s+)|(?<=${RANGE_FIRST_MONTH}))(?:(?:dem\\s+)?monat\\s+)?(?<bm>${MONTH})(?:\\s+(?<year>\\d{4}))?`,
     span: (m, ref) => {
       const month = MONTHS[g(m, "bm") ?? ""];
       if (month === undefined) return undefined;
@@ -364,10 +392,21 @@ const ANCHORS: readonly Anchor[] = [
       return monthsSpan(Number(g(m, "year")), 4 * third, 4);
     },
   },
+  // von 2020 bis 2022, between 2024 and 2025, from 2019–2021: whole years (a bare year range
+  // needs its opening word: "2000 bis 3000" are counts)
+  {
+    pattern:
+      "(?:zwischen|between|von|vom|from)\\s+(?:dem\\s+jahre?\\s+|the\\s+year\\s+)?(?<y1>(?:19|20)\\d{2})\\s*(?:und|and|bis|to|until|through|-|–)\\s*(?<y2>(?:19|20)\\d{2})",
+    span: (m) => {
+      const first = Number(g(m, "y1"));
+      const last = Number(g(m, "y2"));
+      return first <= last ? monthsSpan(first, 0, 12 * (last - first + 1)) : undefined;
+    },
+  },
   // im Jahr 2025, in 2025; after seit/since/… a bare year
   {
     pattern:
-      "(?:(?:im\\s+jahre?|in|during)\\s+|(?<=(?:seit|since|bis|until|before|after|nach|ab|vor)\\s+))(?<year>(?:19|20)\\d{2})",
+      "(?:(?:im\\s+jahre?|in|during)\\s+|(?<=(?:seit|since|bis|until|till|through|before|after|nach|ab|vor)\\s+))(?<year>(?:19|20)\\d{2})",
     span: (m) => yearSpan(Number(g(m, "year"))),
   },
   // heute, gestern, vorgestern, today, yesterday, the day before yesterday
@@ -465,13 +504,15 @@ const ANCHORS: readonly Anchor[] = [
   },
 ];
 
-// Relations around an anchor: "seit X" = [X, ref] ("from X" is X itself: "notes from 3 days ago"); "vor/before X" = [−∞, X); "nach/after X" = [X's end, ref];
-// "zwischen X und Y" / "between X and Y" = [X, Y's end).
+// Relations around an anchor: "seit X" = [X, ref] ("from X" is X itself: "notes from 3 days ago"); "vor/before X" = [−∞, X);
+// "bis/until X" = [−∞, X's end): X is included ("bis Ende 2026" runs to the year's end, "bis gestern"
+// holds yesterday); "nach/after X" = [X's end, ref]; "zwischen X und Y" / "between X and Y" = [X, Y's end).
 const SINCE = /(?:seit|since|ab)\s+$/u;
-const BEFORE = /(?:vor|before|bis|until|till|prior\s+to)\s+$/u;
+const BEFORE = /(?:vor|before|prior\s+to)\s+$/u;
+const UNTIL = /(?:bis\s+(?:zum\s+|zur\s+)?|until\s+|till\s+|through\s+|up\s+to\s+)$/u;
 const AFTER = /(?:nach|after)\s+$/u;
-const BETWEEN = /(?:zwischen|between)\s+(?:dem\s+|the\s+)?$/u;
-const AND = /^\s+(?:und|and|bis|to)\s+(?:dem\s+|the\s+)?/u;
+const BETWEEN = /(?:zwischen|between|von|vom|from)\s+(?:dem\s+|the\s+)?$/u;
+const AND = /^\s*(?:(?:und|and|bis|to|until|till|through)\s+(?:zum\s+|dem\s+|the\s+)?|[-–]\s*)/u;
 
 const BOUND_BEFORE = "(?<![\\p{L}\\p{N}])";
 // An anchor ends where its word ends, and a hyphen joining letters or digits continues the word:
@@ -531,6 +572,7 @@ function parseInWallClock(query: string, reference: Date): QueryTime | undefined
   const relation = (re: RegExp) => re.exec(before);
   const since = relation(SINCE);
   const upTo = relation(BEFORE);
+  const until = relation(UNTIL);
   const after = relation(AFTER);
   const between = relation(BETWEEN);
   const second = anchors[1];
@@ -544,12 +586,19 @@ function parseInWallClock(query: string, reference: Date): QueryTime | undefined
     index -= between[0].length;
     to = second.span.to;
     end = second.index + second.length;
+    // "von November bis Februar": each bare month is the latest that has begun, so the first can
+    // come out after the second; the range then starts in the year before.
+    if (!(from < to))
+      from = new Date(Date.UTC(from.getUTCFullYear() - 1, from.getUTCMonth(), from.getUTCDate()));
   } else if (since !== null) {
     index -= since[0].length;
     to = new Date(Math.max(reference.getTime() + 1, to.getTime()));
   } else if (upTo !== null) {
     index -= upTo[0].length;
     to = from;
+    from = new Date(0);
+  } else if (until !== null) {
+    index -= until[0].length;
     from = new Date(0);
   } else if (after !== null) {
     index -= after[0].length;
