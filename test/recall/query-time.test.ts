@@ -5,6 +5,8 @@ import { applyTimeBoost, timeMatch } from "../../core/recall/time/time-boost.js"
 // Saturday, 5 December 2026, 10:00 UTC.
 const REF = new Date("2026-12-05T10:00:00Z");
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+/** A day (midnight UTC) or, written with its time, an instant. */
+const at = (iso: string) => (iso.includes("T") ? new Date(`${iso}Z`) : day(iso));
 
 const cases: [string, string, string, string][] = [
   // query, expression, from, to (UTC days, [from, to))
@@ -62,6 +64,26 @@ const cases: [string, string, string, string][] = [
   ["Heizkosten von November bis Februar", "von November bis Februar", "2025-11-01", "2026-03-01"],
   ["Umsatz von 2020 bis 2022", "von 2020 bis 2022", "2020-01-01", "2023-01-01"],
   ["notes from March 1 to March 5", "from March 1 to March 5", "2026-03-01", "2026-03-06"],
+  // Holidays: the latest that has begun (REF: 5 December 2026), or the year's.
+  ["Was haben wir an Weihnachten gemacht?", "an Weihnachten", "2025-12-24", "2025-12-27"],
+  ["what did we do at Easter", "at Easter", "2026-04-03", "2026-04-07"],
+  ["Was war an Ostern 2025?", "an Ostern 2025", "2025-04-18", "2025-04-22"],
+  ["Wie war Silvester?", "Silvester", "2025-12-31", "2026-01-01"],
+  ["who came over for Thanksgiving", "for Thanksgiving", "2026-11-26", "2026-11-27"],
+  ["Pläne zwischen Weihnachten und Neujahr", "zwischen Weihnachten und Neujahr", "2025-12-24", "2026-01-02"],
+  // Calendar weeks (ISO): without a year the latest that has begun.
+  ["Termine in KW 12", "in KW 12", "2026-03-16", "2026-03-23"],
+  ["Was steht in der KW 3/25 an?", "in der KW 3/25", "2025-01-13", "2025-01-20"],
+  ["Protokoll der 49. Kalenderwoche", "49. Kalenderwoche", "2026-11-30", "2026-12-07"],
+  ["meetings in calendar week 50", "in calendar week 50", "2025-12-08", "2025-12-15"],
+  // A weekday's part of the day, written as one word; an evening runs on into the night.
+  ["Was hat Anna am Dienstagabend gesagt?", "am Dienstagabend", "2026-12-01", "2026-12-02T06:00:00"],
+  ["Notizen vom Montagmorgen", "Montagmorgen", "2026-11-30", "2026-12-01"],
+  ["Was war vorhin?", "vorhin", "2026-12-05", "2026-12-06"],
+  // A few weeks (two to five back) or months (up to six back), half a year.
+  ["Was hat Jonas vor ein paar Wochen erzählt?", "vor ein paar Wochen", "2026-10-31", "2026-11-28"],
+  ["what Anna said a few weeks ago", "a few weeks ago", "2026-10-31", "2026-11-28"],
+  ["Was haben wir vor einigen Monaten beschlossen?", "vor einigen Monaten", "2026-06-01", "2026-11-05"],
   // A part of a year: its first, middle or last third.
   ["what changed in early 2025", "in early 2025", "2025-01-01", "2025-05-01"],
   ["Was war Mitte 2024?", "Mitte 2024", "2024-05-01", "2024-09-01"],
@@ -78,8 +100,8 @@ for (const [query, text, from, to] of cases) {
   test(`"${query}" names [${from}, ${to})`, (t) => {
     const time = parseQueryTime(query, REF);
     t.is(time?.text, text);
-    t.deepEqual(time?.from, day(from));
-    t.deepEqual(time?.to, day(to));
+    t.deepEqual(time?.from, at(from));
+    t.deepEqual(time?.to, at(to));
   });
 }
 
@@ -109,6 +131,11 @@ test("bis / until include their anchor: up to its end", (t) => {
     t.deepEqual(time?.from, new Date(0), query);
     t.deepEqual(time?.to, day(to), query);
   }
+  // A holiday less than a month ahead is the one meant by "vor" / "bis"; "an" looks back.
+  const december = new Date("2026-12-05T10:00:00Z");
+  t.deepEqual(parseQueryTime("Was müssen wir vor Weihnachten erledigen?", december)?.to, day("2026-12-24"));
+  t.deepEqual(parseQueryTime("bis Weihnachten", december)?.to, day("2026-12-27"));
+  t.deepEqual(parseQueryTime("before Christmas", new Date("2027-02-05T10:00:00Z"))?.to, day("2026-12-24"));
   // "vor" / "before" still end where the anchor begins.
   t.deepEqual(parseQueryTime("Was war vor März 2026?", REF)?.to, day("2026-03-01"));
 });
@@ -160,6 +187,10 @@ test("queries without a time expression parse to nothing", (t) => {
     "Who scored in the fourth quarter?",
     "Was kostet ein Audi Q3?",
     "a quarter of the budget",
+    // A holiday's name before another word is a modifier; a course's week no calendar week.
+    "Christmas tree ideas",
+    "Easter eggs recipe",
+    "week 12 of the course",
     // Counts and numbered steps are no ranges.
     "between 2000 and 3000 users",
     "Schritte 1. bis 3.",

@@ -121,3 +121,31 @@ test.serial(
     );
   },
 );
+
+test.serial(
+  "a holiday names its days: 'an Weihnachten' as of February is last December's (ADR 0720)",
+  async (t) => {
+    const christmas = await store("Anna: Wir haben den Baum geschmückt und Plätzchen gebacken.");
+    const november = await store("Anna: Wir haben Plätzchen gebacken, den Baum geschmückt und gesungen.");
+    await validFrom(christmas, new Date("2025-12-25T15:00:00Z"));
+    await validFrom(november, new Date("2025-11-20T15:00:00Z"));
+    const { recall: grpc } = clientsFor(service, tenant);
+    const ask = (query: string) =>
+      grpc.recall({ query, k: 10, asOf: timestampFromDate(new Date("2026-02-01T10:00:00Z")), explain: true });
+    const response = await ask("Was haben Anna und ich an Weihnachten gemacht?");
+    t.is(response.hits[0]?.memoryId, christmas);
+    const time = response.hits[0]?.explanation?.queryTime;
+    t.is(time?.text, "an Weihnachten");
+    t.deepEqual(
+      time?.from === undefined ? undefined : timestampDate(time.from),
+      new Date("2025-12-24T00:00:00Z"),
+    );
+    t.deepEqual(
+      time?.to === undefined ? undefined : timestampDate(time.to),
+      new Date("2025-12-27T00:00:00Z"),
+    );
+    // Without the holiday the memory that matches more of the words leads.
+    const plain = await ask("Was haben Anna und ich gebacken, geschmückt und gesungen?");
+    t.is(plain.hits[0]?.memoryId, november);
+  },
+);

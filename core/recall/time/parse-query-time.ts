@@ -10,7 +10,8 @@ import { fromWallClock, toWallClock } from "./zoned-wall-clock.js";
  * is often content) and no bare month names without a preposition, a day or a year ("may", "mai");
  * quarters ("im dritten Quartal", "in Q3", "Q1 2025"; an English "quarter" only with its year: "in the
  * fourth quarter" is a game's) and parts of a year ("early 2025", "Mitte 2024": a third) are read
- * (ADR 0710).
+ * (ADR 0710); so are ranges ("von Januar bis März", "vom 1. bis 5. März"), holidays ("an
+ * Weihnachten", "at Easter"), ISO calendar weeks ("KW 12") and "bis / until X" up to X's end (ADR 0720).
  */
 export interface QueryTime {
   /** The expression as written in the query. */
@@ -153,7 +154,15 @@ const UNIT = Object.keys(UNITS)
 interface Span {
   readonly from: Date;
   readonly to: Date;
+  /**
+   * The next occurrence, for an anchor that chose its latest past one (a holiday): "vor Weihnachten"
+   * / "bis Weihnachten" said three weeks before it mean this one.
+   */
+  readonly ahead?: Span;
 }
+
+/** How soon an anchor's next occurrence must come for "vor X" / "bis X" to mean it. */
+const AHEAD_WITHIN = 31 * DAY;
 
 const utcDay = (t: Date, offsetDays = 0) =>
   new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + offsetDays));
@@ -308,6 +317,111 @@ const yearOf = (m: RegExpExecArray) => {
   return y === undefined ? undefined : Number(y);
 };
 
+/** Easter Sunday of a year (the Gregorian computus, Meeus/Jones/Butcher). */
+function easterSunday(year: number): Date {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const h = (19 * a + b - Math.floor(b / 4) - Math.floor((8 * b + 13) / 25) + 15) % 30;
+  const l = (32 + 2 * (b % 4) + 2 * Math.floor(c / 4) - h - (c % 4)) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return new Date(Date.UTC(year, month - 1, day));
+}
+
+/**
+ * Holidays people date things by, as the days they span in a year: Christmas the 24th to the 26th
+ * (German Weihnachten takes in Heiligabend), Easter Good Friday to Easter Monday, Pentecost its Sunday
+ * and Monday, New Year's (both days) New Year's Eve and Day, US Thanksgiving the fourth Thursday of
+ * November.
+ */
+const HOLIDAYS = {
+  christmas: (y) => ({ from: new Date(Date.UTC(y, 11, 24)), to: new Date(Date.UTC(y, 11, 27)) }),
+  christmasEve: (y) => daySpan(new Date(Date.UTC(y, 11, 24))),
+  christmasDay: (y) => daySpan(new Date(Date.UTC(y, 11, 25))),
+  newYearsEve: (y) => daySpan(new Date(Date.UTC(y, 11, 31))),
+  newYearsDay: (y) => daySpan(new Date(Date.UTC(y, 0, 1))),
+  newYears: (y) => ({ from: new Date(Date.UTC(y - 1, 11, 31)), to: new Date(Date.UTC(y, 0, 2)) }),
+  easter: (y) => ({ from: utcDay(easterSunday(y), -2), to: utcDay(easterSunday(y), 2) }),
+  easterSunday: (y) => daySpan(easterSunday(y)),
+  easterMonday: (y) => daySpan(utcDay(easterSunday(y), 1)),
+  pentecost: (y) => ({ from: utcDay(easterSunday(y), 49), to: utcDay(easterSunday(y), 51) }),
+  thanksgiving: (y) => {
+    const first = new Date(Date.UTC(y, 10, 1));
+    return daySpan(utcDay(first, ((4 - first.getUTCDay() + 7) % 7) + 21));
+  },
+} satisfies Record<string, (year: number) => Span>;
+// German and English names: a bare English name before another word is a modifier ("Christmas tree
+// ideas", "Easter eggs"), a German one would be a compound ("Weihnachtsbaum").
+const GERMAN_HOLIDAYS: Readonly<Record<string, keyof typeof HOLIDAYS>> = {
+  weihnachten: "christmas",
+  weihnachtsfeiertagen: "christmas",
+  heiligabend: "christmasEve",
+  silvester: "newYearsEve",
+  neujahr: "newYearsDay",
+  jahreswechsel: "newYears",
+  ostern: "easter",
+  ostersonntag: "easterSunday",
+  ostermontag: "easterMonday",
+  pfingsten: "pentecost",
+};
+const ENGLISH_HOLIDAYS: Readonly<Record<string, keyof typeof HOLIDAYS>> = {
+  christmas: "christmas",
+  "christmas eve": "christmasEve",
+  "christmas day": "christmasDay",
+  "new year's eve": "newYearsEve",
+  "new years eve": "newYearsEve",
+  "new year's day": "newYearsDay",
+  "new years day": "newYearsDay",
+  "new year's": "newYears",
+  "new years": "newYears",
+  easter: "easter",
+  "easter sunday": "easterSunday",
+  "easter monday": "easterMonday",
+  pentecost: "pentecost",
+  whitsun: "pentecost",
+  thanksgiving: "thanksgiving",
+};
+const HOLIDAY_NAMES = { ...GERMAN_HOLIDAYS, ...ENGLISH_HOLIDAYS };
+const holidayPattern = (names: Readonly<Record<string, unknown>>) =>
+  Object.keys(names)
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace(/ /gu, "\\s+").replace(/'/gu, "['’]"))
+    .join("|");
+const HOLIDAY = holidayPattern(HOLIDAY_NAMES);
+const GERMAN_HOLIDAY = holidayPattern(GERMAN_HOLIDAYS);
+const ENGLISH_HOLIDAY = holidayPattern(ENGLISH_HOLIDAYS);
+
+/** The holiday in the given year, else its latest occurrence that has begun by ref. */
+function holidaySpan(name: string, year: number | undefined, ref: Date): Span | undefined {
+  const key = HOLIDAY_NAMES[name.replace(/\s+/gu, " ").replace(/’/gu, "'")];
+  if (key === undefined) return undefined;
+  const span = HOLIDAYS[key];
+  if (year !== undefined) return span(year);
+  const now = span(ref.getUTCFullYear());
+  if (now.from.getTime() <= ref.getTime()) return { ...now, ahead: span(ref.getUTCFullYear() + 1) };
+  return { ...span(ref.getUTCFullYear() - 1), ahead: now };
+}
+
+/** Monday of ISO week 1: the week holding January 4th. */
+const isoWeekOne = (year: number) => weekStart(new Date(Date.UTC(year, 0, 4)));
+
+/** ISO week `week` of the given year, else the latest week of that number that has begun by ref. */
+function isoWeekSpan(week: number, year: number | undefined, ref: Date): Span | undefined {
+  if (!(week >= 1 && week <= 53)) return undefined;
+  const of = (y: number): Span => {
+    const from = utcDay(isoWeekOne(y), 7 * (week - 1));
+    return { from, to: utcDay(from, 7) };
+  };
+  if (year !== undefined) return of(year);
+  const now = of(ref.getUTCFullYear());
+  return now.from.getTime() <= ref.getTime() ? now : of(ref.getUTCFullYear() - 1);
+}
+
+const twoDigitYear = (y: string | undefined) =>
+  y === undefined ? undefined : y.length === 2 ? 2000 + Number(y) : Number(y);
+
 /** Days d1 to d2 (inclusive) of one month: a range given backwards names nothing. */
 function dayRangeSpan(
   m: RegExpExecArray,
@@ -409,6 +523,22 @@ const ANCHORS: readonly Anchor[] = [
       "(?:(?:im\\s+jahre?|in|during)\\s+|(?<=(?:seit|since|bis|until|till|through|before|after|nach|ab|vor)\\s+))(?<year>(?:19|20)\\d{2})",
     span: (m) => yearSpan(Number(g(m, "year"))),
   },
+  // Weihnachten, an Ostern, über Silvester, Christmas 2025, at Easter, on New Year's Eve
+  {
+    pattern: `(?:(?:an|zu|über|at|on|over|for)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<hg>${GERMAN_HOLIDAY})|(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
+    span: (m, ref) => holidaySpan(g(m, "hd") ?? g(m, "hg") ?? g(m, "he") ?? g(m, "hr") ?? "", yearOf(m), ref),
+  },
+  // KW 12, in der KW 12/2026, Kalenderwoche 12, in der 12. Kalenderwoche, calendar week 12 (ISO weeks)
+  {
+    pattern:
+      "(?:in\\s+(?:der\\s+)?)?(?:kw|kalenderwoche|calendar\\s+week|cw)\\s*(?<kw>\\d{1,2})(?:\\s*(?:/|\\s)\\s*(?<ky>(?:19|20)\\d{2}|'?\\d{2}(?!\\d)))?|(?:in\\s+der\\s+)?(?<ko>\\d{1,2})\\.\\s*(?:kalenderwoche|kw)(?:\\s+(?<year>(?:19|20)\\d{2}))?",
+    span: (m, ref) =>
+      isoWeekSpan(
+        Number(g(m, "kw") ?? g(m, "ko")),
+        twoDigitYear(g(m, "ky")?.replace("'", "")) ?? yearOf(m),
+        ref,
+      ),
+  },
   // heute, gestern, vorgestern, today, yesterday, the day before yesterday
   {
     pattern: "vorgestern|(?:the\\s+)?day\\s+before\\s+yesterday",
@@ -416,7 +546,8 @@ const ANCHORS: readonly Anchor[] = [
   },
   { pattern: "gestern|yesterday", span: (_m, ref) => unitSpan("day", ref, 1) },
   {
-    pattern: "heute\\s+(?:morgen|früh|abend)|heute|today|tonight|this\\s+morning",
+    pattern:
+      "heute\\s+(?:morgen|früh|vormittag|mittag|nachmittag|abend)|heute|vorhin|today|tonight|this\\s+(?:morning|afternoon|evening)",
     span: (_m, ref) => unitSpan("day", ref, 0),
   },
   // vor 3 Tagen, vor zwei Wochen
@@ -438,6 +569,17 @@ const ANCHORS: readonly Anchor[] = [
   {
     pattern: `(?:letzten|letzter|vergangenen|vorigen|last|past)\\s+(?<lw>${WEEKDAY})`,
     span: (m, ref) => latestWeekday(WEEKDAYS[g(m, "lw") ?? ""] ?? -1, ref, true),
+  },
+  // Dienstagabend, am Montagmorgen, letzten Freitagnachmittag: the day (an evening or night runs on to
+  // 6 the next morning, as "gestern Abend" does)
+  {
+    pattern: `(?:am\\s+|(?:letzten|vergangenen|vorigen)\\s+)?(?<wdc>montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag)(?<wdp>morgen|vormittag|mittag|nachmittag|abend|nacht)`,
+    span: (m, ref) => {
+      const strictly = /^(?:letzten|vergangenen|vorigen)/u.test(m[0]);
+      const day = latestWeekday(WEEKDAYS[g(m, "wdc") ?? ""] ?? -1, ref, strictly);
+      const late = g(m, "wdp") === "abend" || g(m, "wdp") === "nacht";
+      return late ? { from: day.from, to: new Date(day.to.getTime() + 6 * 3_600_000) } : day;
+    },
   },
   // am Dienstag, on Tuesday, Dienstag
   {
@@ -479,6 +621,26 @@ const ANCHORS: readonly Anchor[] = [
   {
     pattern: "vor\\s+(?:ein\\s+paar|einigen|wenigen)\\s+tagen|(?:a\\s+)?(?:few|several)\\s+days\\s+ago",
     span: (_m, ref) => ({ from: utcDay(ref, -6), to: utcDay(ref, -1) }),
+  },
+  // vor ein paar Wochen, a few weeks ago: two to five weeks back; vor einigen Monaten, a few months
+  // ago: two to six months back
+  {
+    pattern:
+      "vor\\s+(?:ein\\s+paar|einigen|wenigen|mehreren)\\s+(?<fu>wochen|monaten)|(?:a\\s+)?(?:few|several|couple\\s+of)\\s+(?<eu>weeks|months)\\s+ago",
+    span: (m, ref) =>
+      (g(m, "fu") ?? g(m, "eu"))?.startsWith("w")
+        ? { from: utcDay(ref, -35), to: utcDay(ref, -7) }
+        : { from: monthSpan(ref.getUTCFullYear(), ref.getUTCMonth() - 6).from, to: utcDay(ref, -30) },
+  },
+  // im letzten halben Jahr, in the past half year; vor einem halben Jahr, half a year ago
+  {
+    pattern:
+      "(?:im|in\\s+dem)\\s+(?:letzten|vergangenen)\\s+halben\\s+jahr|(?:in|over|during|within)\\s+the\\s+(?:last|past)\\s+half\\s+(?:a\\s+)?year",
+    span: (_m, ref) => lastNSpan("month", 6, ref),
+  },
+  {
+    pattern: "vor\\s+einem\\s+halben\\s+jahr|half\\s+a\\s+year\\s+ago",
+    span: (_m, ref) => agoSpan("month", 6, ref),
   },
   // in den letzten (paar) Tagen, in the last few days: the last week up to the reference
   {
@@ -593,12 +755,12 @@ function parseInWallClock(query: string, reference: Date): QueryTime | undefined
   } else if (since !== null) {
     index -= since[0].length;
     to = new Date(Math.max(reference.getTime() + 1, to.getTime()));
-  } else if (upTo !== null) {
-    index -= upTo[0].length;
-    to = from;
-    from = new Date(0);
-  } else if (until !== null) {
-    index -= until[0].length;
+  } else if (upTo !== null || until !== null) {
+    const ahead = first.span.ahead;
+    const soon = ahead !== undefined && ahead.from.getTime() - reference.getTime() <= AHEAD_WITHIN;
+    const span = soon ? ahead : first.span;
+    index -= (upTo ?? until)?.[0].length ?? 0;
+    to = upTo !== null ? span.from : span.to;
     from = new Date(0);
   } else if (after !== null) {
     index -= after[0].length;
