@@ -305,6 +305,25 @@ const pastMonth = (m + 12 - 6) % 12;
 const pastMonthYear = m >= 6 ? y : y - 1;
 const tuesday = lastWeekday(2);
 
+// The latest Christmas that has begun (24 to 26 December).
+const christmasYear = now.getTime() >= Date.UTC(y, 11, 24) ? y : y - 1;
+/** Monday 00:00 UTC of the ISO week holding t (ms). */
+const isoMonday = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - ((d.getUTCDay() + 6) % 7) * DAY;
+};
+// The ISO calendar week of 40 days back, by its number (the week holding its Thursday's year's 4 January is week 1).
+const kwStart = isoMonday(now.getTime() - 40 * DAY);
+const kwThursday = new Date(kwStart + 3 * DAY);
+const kw = 1 + Math.round((kwStart - isoMonday(Date.UTC(kwThursday.getUTCFullYear(), 0, 4))) / (7 * DAY));
+// The weekday five days back, named with its part of the day ("am Donnerstagabend").
+const WEEKDAYS_DE = ["Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"];
+const WEEKDAYS_EN = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const eveningDay = (now.getUTCDay() + 2) % 7;
+// Days 3 to 5 of the month two months back.
+const rangeMonth = (m + 12 - 2) % 12;
+const rangeYear = m >= 2 ? y : y - 1;
+
 const SLOTS: readonly Slot[] = [
   {
     de: "gestern",
@@ -366,6 +385,37 @@ const SLOTS: readonly Slot[] = [
     en: "the week before last",
     at: weekStart(now) - 11 * DAY + 9 * 3_600_000,
     interval: [weekStart(now) - 14 * DAY, weekStart(now) - 7 * DAY],
+  },
+  // ADR 0720: holidays, calendar weeks, a weekday's evening, a few weeks ago, a range of days.
+  {
+    de: "an Weihnachten",
+    en: "at Christmas",
+    at: Date.UTC(christmasYear, 11, 25, 15),
+    interval: [Date.UTC(christmasYear, 11, 24), Date.UTC(christmasYear, 11, 27)],
+  },
+  {
+    de: `in KW ${kw}`,
+    en: `in calendar week ${kw}`,
+    at: kwStart + 2 * DAY + 10 * 3_600_000,
+    interval: [kwStart, kwStart + 7 * DAY],
+  },
+  {
+    de: `am ${WEEKDAYS_DE[eveningDay]}abend`,
+    en: `on ${WEEKDAYS_EN[eveningDay]} evening`,
+    at: dayStart(-5).getTime() + 19 * 3_600_000,
+    interval: [dayStart(-5).getTime(), dayStart(-4).getTime()],
+  },
+  {
+    de: "vor ein paar Wochen",
+    en: "a few weeks ago",
+    at: noon(dayStart(-21)),
+    interval: [dayStart(-35).getTime(), dayStart(-7).getTime()],
+  },
+  {
+    de: `vom 3. bis 5. ${MONTHS_DE[rangeMonth]}`,
+    en: `from ${MONTHS_EN[rangeMonth]} 3 to 5`,
+    at: Date.UTC(rangeYear, rangeMonth, 4, 11),
+    interval: [Date.UTC(rangeYear, rangeMonth, 3), Date.UTC(rangeYear, rangeMonth, 6)],
   },
   {
     de: `im Jahr ${y - 2}`,
