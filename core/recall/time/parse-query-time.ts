@@ -1,3 +1,40 @@
+import {
+  agoSpan,
+  DAY,
+  dateSpan,
+  holidaySpan,
+  isoWeekSpan,
+  lastNSpan,
+  latestMonth,
+  latestThreeMonths,
+  latestWeekday,
+  monthSpan,
+  monthsSpan,
+  type Span,
+  threeMonths,
+  unitSpan,
+  utcDay,
+  weekendSpan,
+  yearSpan,
+} from "./calendar-spans.js";
+import {
+  ENGLISH_HOLIDAY,
+  GERMAN_HOLIDAY,
+  HOLIDAY,
+  HOLIDAY_NAMES,
+  MONTH,
+  MONTHS,
+  NUMBER,
+  NUMBERS,
+  QUARTERS,
+  SEASON,
+  SEASONS,
+  UNIT,
+  UNITS,
+  WEEKDAY,
+  WEEKDAYS,
+  YEAR_THIRDS,
+} from "./time-words.js";
 import { fromWallClock, toWallClock } from "./zoned-wall-clock.js";
 
 /**
@@ -23,283 +60,10 @@ export interface QueryTime {
   readonly to: Date;
 }
 
-const DAY = 86_400_000;
-
-const MONTHS: Readonly<Record<string, number>> = {
-  januar: 0,
-  jänner: 0,
-  january: 0,
-  jan: 0,
-  februar: 1,
-  february: 1,
-  feb: 1,
-  märz: 2,
-  maerz: 2,
-  march: 2,
-  mär: 2,
-  april: 3,
-  apr: 3,
-  mai: 4,
-  may: 4,
-  juni: 5,
-  june: 5,
-  jun: 5,
-  juli: 6,
-  july: 6,
-  jul: 6,
-  august: 7,
-  aug: 7,
-  september: 8,
-  sept: 8,
-  sep: 8,
-  oktober: 9,
-  october: 9,
-  okt: 9,
-  oct: 9,
-  november: 10,
-  nov: 10,
-  dezember: 11,
-  december: 11,
-  dez: 11,
-  dec: 11,
-};
-// Longest first, so "märz" wins over "mär" in the alternation.
-const MONTH = Object.keys(MONTHS)
-  .sort((a, b) => b.length - a.length)
-  .join("|");
-
-const WEEKDAYS: Readonly<Record<string, number>> = {
-  sonntag: 0,
-  sunday: 0,
-  montag: 1,
-  monday: 1,
-  dienstag: 2,
-  tuesday: 2,
-  mittwoch: 3,
-  wednesday: 3,
-  donnerstag: 4,
-  thursday: 4,
-  freitag: 5,
-  friday: 5,
-  samstag: 6,
-  sonnabend: 6,
-  saturday: 6,
-};
-const WEEKDAY = Object.keys(WEEKDAYS).join("|");
-
-const NUMBERS: Readonly<Record<string, number>> = {
-  ein: 1,
-  eine: 1,
-  einem: 1,
-  einer: 1,
-  einen: 1,
-  a: 1,
-  an: 1,
-  one: 1,
-  zwei: 2,
-  two: 2,
-  drei: 3,
-  three: 3,
-  vier: 4,
-  four: 4,
-  fünf: 5,
-  five: 5,
-  sechs: 6,
-  six: 6,
-  sieben: 7,
-  seven: 7,
-  acht: 8,
-  eight: 8,
-  neun: 9,
-  nine: 9,
-  zehn: 10,
-  ten: 10,
-  elf: 11,
-  eleven: 11,
-  zwölf: 12,
-  twelve: 12,
-  couple: 2,
-};
-const NUMBER = `\\d{1,3}|${Object.keys(NUMBERS).join("|")}`;
-
-type Unit = "day" | "week" | "month" | "year";
-const UNITS: Readonly<Record<string, Unit>> = {
-  tag: "day",
-  tage: "day",
-  tagen: "day",
-  tages: "day",
-  day: "day",
-  days: "day",
-  woche: "week",
-  wochen: "week",
-  week: "week",
-  weeks: "week",
-  monat: "month",
-  monate: "month",
-  monaten: "month",
-  monats: "month",
-  month: "month",
-  months: "month",
-  jahr: "year",
-  jahre: "year",
-  jahren: "year",
-  jahres: "year",
-  year: "year",
-  years: "year",
-};
-const UNIT = Object.keys(UNITS)
-  .sort((a, b) => b.length - a.length)
-  .join("|");
-
-interface Span {
-  readonly from: Date;
-  readonly to: Date;
-  /**
-   * The next occurrence, for an anchor that chose its latest past one (a holiday): "vor Weihnachten"
-   * / "bis Weihnachten" said three weeks before it mean this one.
-   */
-  readonly ahead?: Span;
-}
-
 /** How soon an anchor's next occurrence must come for "vor X" / "bis X" to mean it. */
 const AHEAD_WITHIN = 31 * DAY;
 
-const utcDay = (t: Date, offsetDays = 0) =>
-  new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + offsetDays));
-const daySpan = (start: Date): Span => ({ from: start, to: new Date(start.getTime() + DAY) });
-/** `months` calendar months from the first day of `firstMonth` of `year` (months past 11 roll over). */
-const monthsSpan = (year: number, firstMonth: number, months: number): Span => ({
-  from: new Date(Date.UTC(year, firstMonth, 1)),
-  to: new Date(Date.UTC(year, firstMonth + months, 1)),
-});
-const monthSpan = (year: number, month: number): Span => monthsSpan(year, month, 1);
-const yearSpan = (year: number): Span => monthsSpan(year, 0, 12);
-/** Monday 00:00 UTC of the ISO week holding t. */
-const weekStart = (t: Date) => utcDay(t, -((t.getUTCDay() + 6) % 7));
-
-function unitSpan(unit: Unit, ref: Date, back: number): Span {
-  switch (unit) {
-    case "day":
-      return daySpan(utcDay(ref, -back));
-    case "week": {
-      const start = weekStart(ref);
-      return { from: utcDay(start, -7 * back), to: utcDay(start, -7 * back + 7) };
-    }
-    case "month":
-      return monthSpan(ref.getUTCFullYear(), ref.getUTCMonth() - back);
-    case "year":
-      return yearSpan(ref.getUTCFullYear() - back);
-  }
-}
-
-/** "vor 3 Tagen", "two weeks ago": the unit-long span that far back (a day: that calendar day). */
-function agoSpan(unit: Unit, n: number, ref: Date): Span {
-  if (unit === "day") return daySpan(utcDay(ref, -n));
-  const length = unit === "week" ? 7 * DAY : unit === "month" ? 30.44 * DAY : 365.25 * DAY;
-  const centre = ref.getTime() - n * length;
-  return { from: new Date(centre - length / 2), to: new Date(Math.min(ref.getTime(), centre + length / 2)) };
-}
-
-/** "in den letzten 3 Tagen", "in the past two weeks": from that far back up to the reference. */
-const lastNSpan = (unit: Unit, n: number, ref: Date): Span => ({
-  from:
-    unit === "day"
-      ? utcDay(ref, -n)
-      : new Date(ref.getTime() - n * (unit === "week" ? 7 : unit === "month" ? 30.44 : 365.25) * DAY),
-  to: new Date(ref.getTime() + 1),
-});
-
-/** The latest occurrence of the month (no year given) that has begun by ref. */
-function latestMonth(month: number, ref: Date): Span {
-  const year = month <= ref.getUTCMonth() ? ref.getUTCFullYear() : ref.getUTCFullYear() - 1;
-  return monthSpan(year, month);
-}
-
-/** The latest such weekday strictly before ref's day ("letzten Dienstag"), or on or before it. */
-function latestWeekday(weekday: number, ref: Date, strictlyBefore: boolean): Span {
-  let back = (ref.getUTCDay() - weekday + 7) % 7;
-  if (back === 0 && strictlyBefore) back = 7;
-  return daySpan(utcDay(ref, -back));
-}
-
 const numberOf = (word: string) => NUMBERS[word] ?? Number(word);
-
-/** A calendar date (day, month, optional year); day-month order as written in either language. */
-function dateSpan(day: number, month: number, year: number | undefined, ref: Date): Span | undefined {
-  if (!(day >= 1 && day <= 31 && month >= 0 && month <= 11)) return undefined;
-  const at = (y: number) => new Date(Date.UTC(y, month, day));
-  if (year !== undefined) return daySpan(at(year));
-  const thisYear = at(ref.getUTCFullYear());
-  return daySpan(thisYear.getTime() <= ref.getTime() ? thisYear : at(ref.getUTCFullYear() - 1));
-}
-
-/**
- * A weekend, Saturday 00:00 to Monday 00:00. `latest`: the current one if it has begun, else the one
- * before ("am Wochenende" on a Wednesday looks back); otherwise the previous ISO week's ("last
- * weekend", also said on a Sunday of the one before).
- */
-function weekendSpan(ref: Date, latest: boolean): Span {
-  const monday = weekStart(ref);
-  const begun = latest && ref.getTime() >= utcDay(monday, 5).getTime();
-  return begun
-    ? { from: utcDay(monday, 5), to: utcDay(monday, 7) }
-    : { from: utcDay(monday, -2), to: monday };
-}
-
-const SEASONS: Readonly<Record<string, number>> = {
-  frühling: 2,
-  frühjahr: 2,
-  spring: 2,
-  sommer: 5,
-  summer: 5,
-  herbst: 8,
-  autumn: 8,
-  fall: 8,
-  winter: 11,
-};
-const SEASON = Object.keys(SEASONS).join("|");
-
-/** Meteorological seasons (winter: December to February) and quarters: three months from `firstMonth`. */
-const threeMonths = (year: number, firstMonth: number): Span => monthsSpan(year, firstMonth, 3);
-
-/** The latest such three months (a season, a quarter) that have begun by ref, or (`ended`) ended by it. */
-function latestThreeMonths(firstMonth: number, ref: Date, ended: boolean): Span {
-  for (let year = ref.getUTCFullYear(); ; year--) {
-    const span = threeMonths(year, firstMonth);
-    if ((ended ? span.to : span.from).getTime() <= ref.getTime()) return span;
-  }
-}
-
-const QUARTERS: Readonly<Record<string, number>> = {
-  ersten: 0,
-  "1.": 0,
-  first: 0,
-  "1st": 0,
-  "1": 0,
-  zweiten: 1,
-  "2.": 1,
-  second: 1,
-  "2nd": 1,
-  "2": 1,
-  dritten: 2,
-  "3.": 2,
-  third: 2,
-  "3rd": 2,
-  "3": 2,
-  vierten: 3,
-  "4.": 3,
-  fourth: 3,
-  "4th": 3,
-  "4": 3,
-};
-const YEAR_THIRDS: Readonly<Record<string, number>> = {
-  early: 0,
-  anfang: 0,
-  mid: 1,
-  mitte: 1,
-  late: 2,
-  ende: 2,
-};
 
 // Anchors: expressions that name a span on their own. Each returns the span, or undefined to skip.
 type Anchor = {
@@ -316,108 +80,6 @@ const yearOf = (m: RegExpExecArray) => {
   const y = g(m, "year");
   return y === undefined ? undefined : Number(y);
 };
-
-/** Easter Sunday of a year (the Gregorian computus, Meeus/Jones/Butcher). */
-function easterSunday(year: number): Date {
-  const a = year % 19;
-  const b = Math.floor(year / 100);
-  const c = year % 100;
-  const h = (19 * a + b - Math.floor(b / 4) - Math.floor((8 * b + 13) / 25) + 15) % 30;
-  const l = (32 + 2 * (b % 4) + 2 * Math.floor(c / 4) - h - (c % 4)) % 7;
-  const m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31);
-  const day = ((h + l - 7 * m + 114) % 31) + 1;
-  return new Date(Date.UTC(year, month - 1, day));
-}
-
-/**
- * Holidays people date things by, as the days they span in a year: Christmas the 24th to the 26th
- * (German Weihnachten takes in Heiligabend), Easter Good Friday to Easter Monday, Pentecost its Sunday
- * and Monday, New Year's (both days) New Year's Eve and Day, US Thanksgiving the fourth Thursday of
- * November.
- */
-const HOLIDAYS = {
-  christmas: (y) => ({ from: new Date(Date.UTC(y, 11, 24)), to: new Date(Date.UTC(y, 11, 27)) }),
-  christmasEve: (y) => daySpan(new Date(Date.UTC(y, 11, 24))),
-  christmasDay: (y) => daySpan(new Date(Date.UTC(y, 11, 25))),
-  newYearsEve: (y) => daySpan(new Date(Date.UTC(y, 11, 31))),
-  newYearsDay: (y) => daySpan(new Date(Date.UTC(y, 0, 1))),
-  newYears: (y) => ({ from: new Date(Date.UTC(y - 1, 11, 31)), to: new Date(Date.UTC(y, 0, 2)) }),
-  easter: (y) => ({ from: utcDay(easterSunday(y), -2), to: utcDay(easterSunday(y), 2) }),
-  easterSunday: (y) => daySpan(easterSunday(y)),
-  easterMonday: (y) => daySpan(utcDay(easterSunday(y), 1)),
-  pentecost: (y) => ({ from: utcDay(easterSunday(y), 49), to: utcDay(easterSunday(y), 51) }),
-  thanksgiving: (y) => {
-    const first = new Date(Date.UTC(y, 10, 1));
-    return daySpan(utcDay(first, ((4 - first.getUTCDay() + 7) % 7) + 21));
-  },
-} satisfies Record<string, (year: number) => Span>;
-// German and English names: a bare English name before another word is a modifier ("Christmas tree
-// ideas", "Easter eggs"), a German one would be a compound ("Weihnachtsbaum").
-const GERMAN_HOLIDAYS: Readonly<Record<string, keyof typeof HOLIDAYS>> = {
-  weihnachten: "christmas",
-  weihnachtsfeiertagen: "christmas",
-  heiligabend: "christmasEve",
-  silvester: "newYearsEve",
-  neujahr: "newYearsDay",
-  jahreswechsel: "newYears",
-  ostern: "easter",
-  ostersonntag: "easterSunday",
-  ostermontag: "easterMonday",
-  pfingsten: "pentecost",
-};
-const ENGLISH_HOLIDAYS: Readonly<Record<string, keyof typeof HOLIDAYS>> = {
-  christmas: "christmas",
-  "christmas eve": "christmasEve",
-  "christmas day": "christmasDay",
-  "new year's eve": "newYearsEve",
-  "new years eve": "newYearsEve",
-  "new year's day": "newYearsDay",
-  "new years day": "newYearsDay",
-  "new year's": "newYears",
-  "new years": "newYears",
-  easter: "easter",
-  "easter sunday": "easterSunday",
-  "easter monday": "easterMonday",
-  pentecost: "pentecost",
-  whitsun: "pentecost",
-  thanksgiving: "thanksgiving",
-};
-const HOLIDAY_NAMES = { ...GERMAN_HOLIDAYS, ...ENGLISH_HOLIDAYS };
-const holidayPattern = (names: Readonly<Record<string, unknown>>) =>
-  Object.keys(names)
-    .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/ /gu, "\\s+").replace(/'/gu, "['’]"))
-    .join("|");
-const HOLIDAY = holidayPattern(HOLIDAY_NAMES);
-const GERMAN_HOLIDAY = holidayPattern(GERMAN_HOLIDAYS);
-const ENGLISH_HOLIDAY = holidayPattern(ENGLISH_HOLIDAYS);
-
-/** The holiday in the given year, else its latest occurrence that has begun by ref. */
-function holidaySpan(name: string, year: number | undefined, ref: Date): Span | undefined {
-  const key = HOLIDAY_NAMES[name.replace(/\s+/gu, " ").replace(/’/gu, "'")];
-  if (key === undefined) return undefined;
-  const span = HOLIDAYS[key];
-  if (year !== undefined) return span(year);
-  const now = span(ref.getUTCFullYear());
-  if (now.from.getTime() <= ref.getTime()) return { ...now, ahead: span(ref.getUTCFullYear() + 1) };
-  return { ...span(ref.getUTCFullYear() - 1), ahead: now };
-}
-
-/** Monday of ISO week 1: the week holding January 4th. */
-const isoWeekOne = (year: number) => weekStart(new Date(Date.UTC(year, 0, 4)));
-
-/** ISO week `week` of the given year, else the latest week of that number that has begun by ref. */
-function isoWeekSpan(week: number, year: number | undefined, ref: Date): Span | undefined {
-  if (!(week >= 1 && week <= 53)) return undefined;
-  const of = (y: number): Span => {
-    const from = utcDay(isoWeekOne(y), 7 * (week - 1));
-    return { from, to: utcDay(from, 7) };
-  };
-  if (year !== undefined) return of(year);
-  const now = of(ref.getUTCFullYear());
-  return now.from.getTime() <= ref.getTime() ? now : of(ref.getUTCFullYear() - 1);
-}
 
 const twoDigitYear = (y: string | undefined) =>
   y === undefined ? undefined : y.length === 2 ? 2000 + Number(y) : Number(y);
@@ -526,7 +188,11 @@ const ANCHORS: readonly Anchor[] = [
   // Weihnachten, an Ostern, über Silvester, Christmas 2025, at Easter, on New Year's Eve
   {
     pattern: `(?:(?:an|zu|über|at|on|over|for)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<hg>${GERMAN_HOLIDAY})|(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
-    span: (m, ref) => holidaySpan(g(m, "hd") ?? g(m, "hg") ?? g(m, "he") ?? g(m, "hr") ?? "", yearOf(m), ref),
+    span: (m, ref) => {
+      const name = g(m, "hd") ?? g(m, "hg") ?? g(m, "he") ?? g(m, "hr") ?? "";
+      const holiday = HOLIDAY_NAMES[name.replace(/\s+/gu, " ").replace(/’/gu, "'")];
+      return holiday === undefined ? undefined : holidaySpan(holiday, yearOf(m), ref);
+    },
   },
   // KW 12, in der KW 12/2026, Kalenderwoche 12, in der 12. Kalenderwoche, calendar week 12 (ISO weeks)
   {
