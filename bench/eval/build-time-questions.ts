@@ -460,6 +460,18 @@ const TOPICLESS = {
   en: (when: string) => `What did we talk about ${when}?`,
 } as const;
 
+/**
+ * Questions after the latest word on a topic, with no time expression ("knowledge update"): the
+ * topic's most recent turn is the one relevant.
+ */
+const LATEST = {
+  de: (topic: string) => [
+    `Was ist der aktuelle Stand zum Thema ${topic}?`,
+    `Was wurde zuletzt zu ${topic} gesagt?`,
+  ],
+  en: (topic: string) => [`What is the latest on the ${topic}?`, `What did we last say about the ${topic}?`],
+} as const;
+
 const corpus: Record<string, unknown>[] = [];
 const queries: Record<string, unknown>[] = [];
 for (const lang of ["de", "en"] as const) {
@@ -479,6 +491,17 @@ for (const lang of ["de", "en"] as const) {
       });
       turnsOfLanguage.push({ id, at });
       return { id, at, speaker };
+    });
+    const newest = docs.reduce((a, b) => (b.at > a.at ? b : a));
+    LATEST[lang](name).forEach((text, v) => {
+      queries.push({
+        id: `time-${lang}-t${t}-latest-v${v}`,
+        text,
+        relevant_ids: [newest.id],
+        group: lang,
+        lang,
+        category: "latest",
+      });
     });
     SLOTS.forEach((slot, s) => {
       const relevant = docs.filter((d) => d.at >= slot.interval[0] && d.at < slot.interval[1]);

@@ -7,6 +7,7 @@ import type { RecallOptions } from "./recall-options.js";
 import { type RecalledMemory, toRecalledMemories } from "./recalled-memories.js";
 import { rerankCandidates } from "./rerank/rerank-candidates.js";
 import { createStageTimer, type StageTiming } from "./stage-timer.js";
+import { findLatestWords, latestInterval, latestWindow } from "./time/latest-intent.js";
 import { parseQueryTime } from "./time/parse-query-time.js";
 import { applyTimeBoost, applyTimeOnly } from "./time/time-boost.js";
 import { isTimeOnlyQuestion } from "./time/time-only-question.js";
@@ -44,7 +45,11 @@ export async function runRecall(
   // relative to as_of or the request time (ADR 0491). The channels keep the whole query: in questions
   // about content ("Who won in 2015?", Tatoeba's "heute") the expression's words are evidence, and
   // removing them cost BM25 there. A query without one runs exactly as before.
-  const queryTime = parseQueryTime(query, asOf ?? deps.now?.() ?? new Date(), deps.timeZone);
+  const reference = asOf ?? deps.now?.() ?? new Date();
+  const queryTime = parseQueryTime(query, reference, deps.timeZone);
+  // A question after the latest word on something, naming no time ("Was ist der aktuelle Stand zum
+  // Release?"): the newest memories on its subject first (ADR 0740).
+  const latest = queryTime === undefined ? findLatestWords(query) : undefined;
 
   // The filter is resolved once, before the channels use it, so each applies it before its own top
   // k; the query is embedded meanwhile.
@@ -63,7 +68,7 @@ export async function runRecall(
     tuning.channelDepth,
     timer,
     resolving,
-    tuning.timeChannel ? queryTime : undefined,
+    tuning.timeChannel ? (latest !== undefined ? latestWindow(reference) : queryTime) : undefined,
   );
   const first = await runFirstStage({ deps, tenantId, options, tuning, timer }, resolving, vectors);
   const { candidates } = first;
@@ -72,9 +77,12 @@ export async function runRecall(
   // condition: the time orders first, content only within it; and the reranker, which judges how
   // well a memory matches the question's words, has none to judge it by (ADR 0610).
   const timeOnly = queryTime !== undefined && isTimeOnlyQuestion(query, queryTime);
+  const newest = latest === undefined ? undefined : latestInterval(candidates, reference);
   let ordered: Candidate[] =
     queryTime === undefined
-      ? candidates
+      ? newest === undefined
+        ? candidates
+        : applyTimeBoost(candidates, newest, tuning.timeBoost)
       : timeOnly
         ? applyTimeOnly(candidates, queryTime)
         : applyTimeBoost(candidates, queryTime, tuning.timeBoost);
@@ -101,7 +109,8 @@ export async function runRecall(
     options.k,
     options.explain,
     first,
-    queryTime,
+    // explain shows the interval a latest word stood for, as it shows a time expression's.
+    queryTime ?? (latest === undefined || newest === undefined ? undefined : { ...latest, ...newest }),
   );
   const latencyMs = performance.now() - started;
   timer.record("total", latencyMs);

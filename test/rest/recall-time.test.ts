@@ -149,3 +149,32 @@ test.serial(
     t.is(plain.hits[0]?.memoryId, november);
   },
 );
+
+test.serial(
+  "a question after the latest word puts the newest memory on its subject first (ADR 0740)",
+  async (t) => {
+    const march = await store("Jonas: Der Umzug ins neue Büro findet im März statt.");
+    const april = await store("Jonas: Der Umzug ins neue Büro wird auf April verschoben.");
+    const newest = await store(
+      "Jonas: Der Umzug ins neue Büro ist nach langer Diskussion mit der Geschäftsleitung und dem Vermieter abgesagt.",
+    );
+    await validFrom(march, new Date(Date.now() - 40 * DAY));
+    await validFrom(april, new Date(Date.now() - 10 * DAY));
+    const newestAt = new Date(Date.now() - DAY);
+    await validFrom(newest, newestAt);
+    for (const query of [
+      "Was ist der aktuelle Stand beim Umzug ins neue Büro?",
+      "What is the latest on the Umzug ins neue Büro?",
+    ]) {
+      const hits = await recall({ query, explain: true });
+      t.is(hits[0]?.memoryId, newest, query);
+      // explain names the latest word and the interval it stood for: from an hour before the newest.
+      const time = hits[0]?.explanation?.queryTime;
+      t.regex(time?.text ?? "", /^(?:aktuelle|latest)$/u, query);
+      t.is(new Date(time?.from ?? 0).getTime(), newestAt.getTime() - 3_600_000, query);
+    }
+    // Without a latest word the shorter, older memories match better and come first.
+    const plain = await recall({ query: "Was ist beim Umzug ins neue Büro der Stand?" });
+    t.not(plain[0]?.memoryId, newest);
+  },
+);
