@@ -44,7 +44,7 @@ export async function runRecall(
   // A time expression ("gestern", "last week", "im März 2026") becomes a soft condition on valid time,
   // relative to as_of or the request time (ADR 0491). The channels keep the whole query: in questions
   // about content ("Who won in 2015?", Tatoeba's "heute") the expression's words are evidence, and
-  // removing them cost BM25 there. A query without one runs exactly as before.
+  // removing them cost BM25 there. A query without one (nor a latest word, below) runs as before.
   const reference = asOf ?? deps.now?.() ?? new Date();
   const queryTime = parseQueryTime(query, reference, deps.timeZone);
   // A question after the latest word on something, naming no time ("Was ist der aktuelle Stand zum

@@ -1,5 +1,7 @@
 import test from "ava";
-import { asksForLatest, latestInterval } from "../../core/recall/time/latest-intent.js";
+import { findLatestWords, latestInterval } from "../../core/recall/time/latest-intent.js";
+
+const asksForLatest = (query: string) => findLatestWords(query) !== undefined;
 
 // Questions after the latest word on something (ADR 0740): recognised in German and English, and
 // the interval runs from the newest candidate on the question's subject to the reference.

@@ -19,8 +19,6 @@ export function findLatestWords(query: string): Pick<QueryTime, "text" | "index"
   return found === null ? undefined : { text: found[0], index: found.index, length: found[0].length };
 }
 
-export const asksForLatest = (query: string): boolean => findLatestWords(query) !== undefined;
-
 /** How far back recall also looks among the newest memories for such a question (the time channel's window). */
 export const LATEST_WINDOW_DAYS = 90;
 
@@ -39,10 +37,10 @@ export function latestWindow(reference: Date): Pick<QueryTime, "from" | "to"> {
 }
 
 /**
- * The interval a latest-word question is about: from an hour (the same conversation) before the newest valid time among the
- * candidates on its subject (those scoring at least ON_SUBJECT of the best) up to the reference, so
- * the soft time boost puts the newest of them first and an older one needs a much better match to
- * stay ahead. Undefined without candidates.
+ * The interval a latest-word question is about: from an hour (the same conversation) before the
+ * newest valid time among the candidates on its subject (those scoring at least ON_SUBJECT of the
+ * best) up to the reference, so the soft time boost puts the newest of them first and an older one
+ * needs a much better match to stay ahead. Undefined without candidates.
  */
 export function latestInterval(
   candidates: readonly { readonly score: number; readonly chunk: { readonly validFrom: Date } }[],
