@@ -18,6 +18,11 @@ test("questions after the latest word, German and English", (t) => {
     "Where does Anna currently work?",
     "Which laptop does Jonas use these days?",
     "What is the most recent plan for the launch?",
+    "Gibt es Neuigkeiten zum Umzug?",
+    "Wie ist der Stand beim Budget?",
+    "Any news on the launch?",
+    "What's new with the hiring?",
+    "Are there any updates on the migration?",
   ])
     t.true(asksForLatest(query), query);
   // A bare "jetzt" / "now" asks what to do, a named time is the parser's, "last" before a noun is
@@ -28,6 +33,8 @@ test("questions after the latest word, German and English", (t) => {
     "What did we decide last week?",
     "The last time we met",
     "Wie hoch ist die Aktualisierungsrate?",
+    "Wer hatte einen Stand auf der Messe?",
+    "What is new in version 3?",
   ])
     t.false(asksForLatest(query), query);
 });

@@ -6,12 +6,13 @@ const DAY = 24 * HOUR;
 /**
  * Words that ask for the latest word on something without naming a time (ADR 0740): "Was ist der
  * aktuelle Stand zum Release?", "Was wurde zuletzt zum Budget gesagt?", "What is the latest on the
- * hiring?", "What did we last say about the move?", "Where does Anna work at the moment?". Written for
+ * hiring?", "What did we last say about the move?", "Where does Anna work at the moment?", "Gibt es
+ * Neuigkeiten zum Umzug?", "Wie ist der Stand beim Budget?", "Any news on the launch?". Written for
  * this project, German and English; a bare "jetzt" / "now" is left out ("Was muss ich jetzt tun?"
  * asks what to do, not for the newest note).
  */
 const LATEST =
-  /(?<![\p{L}\p{N}])(?:zuletzt|neueste[nrms]?|aktuelle[nrms]?|aktuell|derzeit(?:ige[nrms]?)?|momentan(?:e[nrms]?)?|mittlerweile|inzwischen|latest|most\s+recent|current(?:ly)?|these\s+days|at\s+the\s+moment|right\s+now|by\s+now|last\s+(?:said|say|says|talked|discussed|decided|mentioned|heard|told|agreed))(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(?:zuletzt|neueste[nrms]?|aktuelle[nrms]?|aktuell|derzeit(?:ige[nrms]?)?|momentan(?:e[nrms]?)?|mittlerweile|inzwischen|neuigkeiten|stand\s+der\s+dinge|(?:wie|was)\s+ist\s+der\s+stand|latest|any\s+news|what(?:'s|\s+is)\s+new\s+(?:with|on|about|regarding)|any\s+updates?|most\s+recent|current(?:ly)?|these\s+days|at\s+the\s+moment|right\s+now|by\s+now|last\s+(?:said|say|says|talked|discussed|decided|mentioned|heard|told|agreed))(?![\p{L}\p{N}])/iu;
 
 /** The latest word of the query (its text and position), or undefined. */
 export function findLatestWords(query: string): Pick<QueryTime, "text" | "index" | "length"> | undefined {
