@@ -69,7 +69,7 @@ const cases: [string, string, string, string][] = [
   ["what did we do at Easter", "at Easter", "2026-04-03", "2026-04-07"],
   ["Was war an Ostern 2025?", "an Ostern 2025", "2025-04-18", "2025-04-22"],
   ["Wie war Silvester?", "Silvester", "2025-12-31", "2026-01-01"],
-  ["who came over for Thanksgiving", "for Thanksgiving", "2026-11-26", "2026-11-27"],
+  ["who came over on Thanksgiving", "on Thanksgiving", "2026-11-26", "2026-11-27"],
   ["Pläne zwischen Weihnachten und Neujahr", "zwischen Weihnachten und Neujahr", "2025-12-24", "2026-01-02"],
   // Calendar weeks (ISO): without a year the latest that has begun.
   ["Termine in KW 12", "in KW 12", "2026-03-16", "2026-03-23"],
@@ -190,6 +190,10 @@ test("queries without a time expression parse to nothing", (t) => {
     // A holiday's name before another word is a modifier; a course's week no calendar week.
     "Christmas tree ideas",
     "Easter eggs recipe",
+    // "zu" / "for" a holiday is a purpose, not a time.
+    "Was wünscht sich Anna zu Weihnachten?",
+    "a gift idea for Christmas",
+    "looking forward to Christmas!",
     "week 12 of the course",
     // Counts and numbered steps are no ranges.
     "between 2000 and 3000 users",

@@ -185,9 +185,11 @@ const ANCHORS: readonly Anchor[] = [
       "(?:(?:im\\s+jahre?|in|during)\\s+|(?<=(?:seit|since|bis|until|till|through|before|after|nach|ab|vor)\\s+))(?<year>(?:19|20)\\d{2})",
     span: (m) => yearSpan(Number(g(m, "year"))),
   },
-  // Weihnachten, an Ostern, über Silvester, Christmas 2025, at Easter, on New Year's Eve
+  // Weihnachten, an Ostern, über Silvester, Christmas 2025, at Easter, on New Year's Eve. Not after
+  // "zu" / "for" / "to": "Was wünscht sich Anna zu Weihnachten?", "a gift for Christmas" name a
+  // purpose, and a time boost would push back the November note that answers them.
   {
-    pattern: `(?:(?:an|zu|über|at|on|over|for)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<hg>${GERMAN_HOLIDAY})|(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
+    pattern: `(?:(?:an|über|at|on|over)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<!(?:zu|for)\\s+)(?<hg>${GERMAN_HOLIDAY})|(?<!(?:for|to)\\s+)(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
     span: (m, ref) => {
       const name = g(m, "hd") ?? g(m, "hg") ?? g(m, "he") ?? g(m, "hr") ?? "";
       const holiday = HOLIDAY_NAMES[name.replace(/\s+/gu, " ").replace(/’/gu, "'")];
