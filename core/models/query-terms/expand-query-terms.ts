@@ -281,6 +281,13 @@ function expand(
   );
 }
 
+/** A phrase's translations, into `language`, standing in for the phrase's word `from`. */
+interface TranslatedPhrase {
+  readonly translations: readonly Translation[];
+  readonly language: LexiconLanguage;
+  readonly from: string;
+}
+
 /**
  * Two adjacent content words the dictionary knows as one headword ("sign language" → Gebärdensprache,
  * "national anthem" → Nationalhymne, "Überstunden machen" → work overtime) are translated as the
@@ -293,12 +300,8 @@ function translatedPhrases(
   lexicon: Lexicon,
   allWords: readonly string[],
   ranking: TranslationRanking,
-): {
-  readonly translations: readonly Translation[];
-  readonly language: LexiconLanguage;
-  readonly from: string;
-}[] {
-  const found: { translations: readonly Translation[]; language: LexiconLanguage; from: string }[] = [];
+): TranslatedPhrase[] {
+  const found: TranslatedPhrase[] = [];
   for (let index = 0; index + 1 < allWords.length; index++) {
     const first = allWords[index] as string;
     const second = allWords[index + 1] as string;

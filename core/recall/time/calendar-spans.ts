@@ -109,7 +109,7 @@ export function latestThreeMonths(firstMonth: number, ref: Date, ended: boolean)
 }
 
 /** Easter Sunday of a year (the Gregorian computus, Meeus/Jones/Butcher). */
-export function easterSunday(year: number): Date {
+function easterSunday(year: number): Date {
   const a = year % 19;
   const b = Math.floor(year / 100);
   const c = year % 100;
@@ -145,13 +145,27 @@ const HOLIDAYS = {
 } satisfies Record<string, (year: number) => Span>;
 
 export type Holiday = keyof typeof HOLIDAYS;
+
+/**
+ * A yearly span in the given year, else the latest that has begun by ref, with the one after it
+ * (`next`): recall looks back, but "vor Weihnachten" may mean the coming one.
+ */
+function inYearOrLatest(
+  of: (year: number) => Span,
+  year: number | undefined,
+  ref: Date,
+): { span: Span; next?: Span } {
+  if (year !== undefined) return { span: of(year) };
+  const now = of(ref.getUTCFullYear());
+  return now.from.getTime() <= ref.getTime()
+    ? { span: now, next: of(ref.getUTCFullYear() + 1) }
+    : { span: of(ref.getUTCFullYear() - 1), next: now };
+}
+
 /** The holiday in the given year, else its latest occurrence that has begun by ref (and the next). */
 export function holidaySpan(holiday: Holiday, year: number | undefined, ref: Date): Span {
-  const span = HOLIDAYS[holiday];
-  if (year !== undefined) return span(year);
-  const now = span(ref.getUTCFullYear());
-  if (now.from.getTime() <= ref.getTime()) return { ...now, ahead: span(ref.getUTCFullYear() + 1) };
-  return { ...span(ref.getUTCFullYear() - 1), ahead: now };
+  const { span, next } = inYearOrLatest(HOLIDAYS[holiday], year, ref);
+  return next === undefined ? span : { ...span, ahead: next };
 }
 
 /** Monday of ISO week 1: the week holding January 4th. */
@@ -164,7 +178,5 @@ export function isoWeekSpan(week: number, year: number | undefined, ref: Date): 
     const from = utcDay(isoWeekOne(y), 7 * (week - 1));
     return { from, to: utcDay(from, 7) };
   };
-  if (year !== undefined) return of(year);
-  const now = of(ref.getUTCFullYear());
-  return now.from.getTime() <= ref.getTime() ? now : of(ref.getUTCFullYear() - 1);
+  return inYearOrLatest(of, year, ref).span;
 }

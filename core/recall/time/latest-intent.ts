@@ -1,7 +1,7 @@
+import { DAY } from "./calendar-spans.js";
 import type { QueryTime } from "./parse-query-time.js";
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const HOUR = DAY / 24;
 
 /**
  * Words that ask for the latest word on something without naming a time (ADR 0740): "Was ist der
@@ -21,7 +21,7 @@ export function findLatestWords(query: string): Pick<QueryTime, "text" | "index"
 }
 
 /** How far back recall also looks among the newest memories for such a question (the time channel's window). */
-export const LATEST_WINDOW_DAYS = 90;
+const LATEST_WINDOW_DAYS = 90;
 
 /**
  * Candidates scoring at least this share of the best one are about the question's subject: the
