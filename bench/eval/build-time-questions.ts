@@ -324,6 +324,12 @@ const eveningDay = (now.getUTCDay() + 2) % 7;
 const rangeMonth = (m + 12 - 2) % 12;
 const rangeYear = m >= 2 ? y : y - 1;
 
+// ADR 0750: the week before the latest Christmas whose week has begun; the first week of the month
+// three months back.
+const weekBeforeYear = now.getTime() >= Date.UTC(y, 11, 17) ? y : y - 1;
+const firstWeekMonth = (m + 12 - 3) % 12;
+const firstWeekYear = m >= 3 ? y : y - 1;
+
 const SLOTS: readonly Slot[] = [
   {
     de: "gestern",
@@ -416,6 +422,25 @@ const SLOTS: readonly Slot[] = [
     en: `from ${MONTHS_EN[rangeMonth]} 3 to 5`,
     at: Date.UTC(rangeYear, rangeMonth, 4, 11),
     interval: [Date.UTC(rangeYear, rangeMonth, 3), Date.UTC(rangeYear, rangeMonth, 6)],
+  },
+  // ADR 0750: the week before a holiday, a week of a month, a part of last year.
+  {
+    de: "in der Woche vor Weihnachten",
+    en: "in the week before Christmas",
+    at: Date.UTC(weekBeforeYear, 11, 20, 10),
+    interval: [Date.UTC(weekBeforeYear, 11, 17), Date.UTC(weekBeforeYear, 11, 24)],
+  },
+  {
+    de: `in der ersten Woche im ${MONTHS_DE[firstWeekMonth]}`,
+    en: `in the first week of ${MONTHS_EN[firstWeekMonth]}`,
+    at: Date.UTC(firstWeekYear, firstWeekMonth, 2, 14),
+    interval: [Date.UTC(firstWeekYear, firstWeekMonth, 1), Date.UTC(firstWeekYear, firstWeekMonth, 8)],
+  },
+  {
+    de: "Ende letzten Jahres",
+    en: "late last year",
+    at: Date.UTC(y - 1, 9, 20, 10),
+    interval: [Date.UTC(y - 1, 8, 1), Date.UTC(y, 0, 1)],
   },
   {
     de: `im Jahr ${y - 2}`,

@@ -92,8 +92,41 @@ const cases: [string, string, string, string][] = [
   // The beginning or end of a month is the month (as "Anfang März"); genitive units.
   ["at the beginning of March", "at the beginning of March", "2026-03-01", "2026-04-01"],
   ["the offsite in mid-June", "mid-June", "2026-06-01", "2026-07-01"],
-  ["Was war Ende letzten Jahres?", "letzten Jahres", "2025-01-01", "2026-01-01"],
   ["Kosten des letzten Monats", "letzten Monats", "2026-11-01", "2026-12-01"],
+  // A part of the current week or month is that week or month; of this or last year, its third
+  // (as "Ende 2024", ADR 0750).
+  ["Was war Anfang der Woche?", "Anfang der Woche", "2026-11-30", "2026-12-07"],
+  ["what did Anna say earlier this week", "earlier this week", "2026-11-30", "2026-12-07"],
+  [
+    "what did we discuss at the beginning of the month",
+    "at the beginning of the month",
+    "2026-12-01",
+    "2027-01-01",
+  ],
+  ["Was war Ende letzten Jahres?", "Ende letzten Jahres", "2025-09-01", "2026-01-01"],
+  ["what happened late last year", "late last year", "2025-09-01", "2026-01-01"],
+  ["Was haben wir Anfang des Jahres geplant?", "Anfang des Jahres", "2026-01-01", "2026-05-01"],
+  // A week of a month: its nth seven days, or its last seven.
+  ["Was war in der ersten Maiwoche?", "in der ersten Maiwoche", "2026-05-01", "2026-05-08"],
+  ["Notizen aus der letzten Woche im November", "der letzten Woche im November", "2026-11-24", "2026-12-01"],
+  [
+    "what happened in the second week of March 2025",
+    "in the second week of March 2025",
+    "2025-03-08",
+    "2025-03-15",
+  ],
+  // The week (day) before or after an anchor: before, a holiday's coming one once that week has begun.
+  [
+    "Was hat Anna in der Woche vor Weihnachten gesagt?",
+    "in der Woche vor Weihnachten",
+    "2025-12-17",
+    "2025-12-24",
+  ],
+  ["what did we do the week after Easter", "the week after Easter", "2026-04-07", "2026-04-14"],
+  ["Was war am Tag nach Silvester?", "am Tag nach Silvester", "2026-01-01", "2026-01-02"],
+  ["notes from the day after Thanksgiving", "the day after Thanksgiving", "2026-11-27", "2026-11-28"],
+  ["Was war in der Woche vor dem 3. März?", "in der Woche vor dem 3. März", "2026-02-24", "2026-03-03"],
+  ["the days leading up to Christmas", "the days leading up to Christmas", "2025-12-17", "2025-12-24"],
 ];
 
 for (const [query, text, from, to] of cases) {
@@ -136,6 +169,9 @@ test("bis / until include their anchor: up to its end", (t) => {
   t.deepEqual(parseQueryTime("Was müssen wir vor Weihnachten erledigen?", december)?.to, day("2026-12-24"));
   t.deepEqual(parseQueryTime("bis Weihnachten", december)?.to, day("2026-12-27"));
   t.deepEqual(parseQueryTime("before Christmas", new Date("2027-02-05T10:00:00Z"))?.to, day("2026-12-24"));
+  // The week before a holiday is this year's once it has begun.
+  const week = parseQueryTime("in der Woche vor Weihnachten", new Date("2026-12-20T10:00:00Z"));
+  t.deepEqual([week?.from, week?.to], [day("2026-12-17"), day("2026-12-24")]);
   // "vor" / "before" still end where the anchor begins.
   t.deepEqual(parseQueryTime("Was war vor März 2026?", REF)?.to, day("2026-03-01"));
 });
@@ -199,6 +235,10 @@ test("queries without a time expression parse to nothing", (t) => {
     "between 2000 and 3000 users",
     "Schritte 1. bis 3.",
     "I want to march from here to there",
+    // An idiom and a course's week are no calendar parts.
+    "At the end of the day, what matters is the customer",
+    "the first week of the course",
+    "Was steht in der ersten Woche an?",
   ]) {
     t.is(parseQueryTime(query, REF), undefined, query);
   }

@@ -68,6 +68,13 @@ export function latestMonth(month: number, ref: Date): Span {
   return monthSpan(year, month);
 }
 
+/** The nth seven days of a month from its first day (0-based), or (nth < 0) its last seven. */
+export function weekOfMonth(month: Span, nth: number): Span {
+  if (nth < 0) return { from: new Date(month.to.getTime() - 7 * DAY), to: month.to };
+  const from = new Date(month.from.getTime() + 7 * nth * DAY);
+  return { from, to: new Date(Math.min(month.to.getTime(), from.getTime() + 7 * DAY)) };
+}
+
 /** The latest such weekday strictly before ref's day ("letzten Dienstag"), or on or before it. */
 export function latestWeekday(weekday: number, ref: Date, strictlyBefore: boolean): Span {
   let back = (ref.getUTCDay() - weekday + 7) % 7;

@@ -15,6 +15,7 @@ import {
   unitSpan,
   utcDay,
   weekendSpan,
+  weekOfMonth,
   yearSpan,
 } from "./calendar-spans.js";
 import {
@@ -23,6 +24,8 @@ import {
   HOLIDAY,
   HOLIDAY_NAMES,
   MONTH,
+  MONTH_WEEK,
+  MONTH_WEEKS,
   MONTHS,
   NUMBER,
   NUMBERS,
@@ -159,6 +162,39 @@ const ANCHORS: readonly Anchor[] = [
         : latestThreeMonths(3 * quarter, ref, false);
     },
   },
+  // die erste Woche im Mai, in der letzten Maiwoche, the second week of March 2025: seven days of the
+  // month (the last: its last seven); a month without a year is the latest that has begun.
+  {
+    pattern: `(?:in\\s+|während\\s+)?(?:der|die)\\s+(?<gwo>${MONTH_WEEK})\\s+(?:woche\\s+(?:im|des|vom|von)\\s+(?<gwm>${MONTH})|(?<gwc>${MONTH})woche)(?:\\s+(?<year>\\d{4}))?|(?:(?:in|during)\\s+)?the\\s+(?<ewo>${MONTH_WEEK})\\s+week\\s+(?:of|in)\\s+(?<ewm>${MONTH})(?:,?\\s+(?<year2>\\d{4}))?`,
+    span: (m, ref) => {
+      const month = MONTHS[g(m, "gwm") ?? g(m, "gwc") ?? g(m, "ewm") ?? ""];
+      const nth = MONTH_WEEKS[g(m, "gwo") ?? g(m, "ewo") ?? ""];
+      if (month === undefined || nth === undefined) return undefined;
+      const year = g(m, "year") ?? g(m, "year2");
+      return weekOfMonth(year === undefined ? latestMonth(month, ref) : monthSpan(Number(year), month), nth);
+    },
+  },
+  // Anfang der Woche, Ende des Monats, at the beginning of the month, earlier this week: the current
+  // week or month (a month's part is the month, ADR 0710)
+  {
+    pattern:
+      "(?:anfang|mitte|ende)\\s+(?:(?:der|dieser)\\s+(?<pw>woche)|(?:des|dieses)\\s+monats)|(?:(?:at|in|by)\\s+)?the\\s+(?:beginning|start|middle|end)\\s+of\\s+(?:the|this)\\s+(?<pew>week|month)|earlier\\s+this\\s+(?<ptw>week|month)",
+    span: (m, ref) => {
+      const unit = g(m, "pw") ?? g(m, "pew") ?? g(m, "ptw");
+      return unitSpan(unit === undefined ? "month" : (UNITS[unit] ?? "month"), ref, 0);
+    },
+  },
+  // Ende letzten Jahres, Anfang dieses Jahres, late last year, the beginning of this year: a third of
+  // that year, as "Ende 2024" is
+  {
+    pattern:
+      "(?<gp>anfang|mitte|ende)\\s+(?:(?:des|dieses)\\s+(?<gt>jahres)|(?:des\\s+)?(?:letzten|vergangenen|vorigen)\\s+jahres)|(?<ep>early|mid|late)(?:\\s+|-)(?:(?<et>this)|last)\\s+year|(?:(?:at|in|by)\\s+)?the\\s+(?<bp>beginning|start|middle|end)\\s+of\\s+(?:(?<bt>the|this)|last)\\s+year",
+    span: (m, ref) => {
+      const third = YEAR_THIRDS[g(m, "gp") ?? g(m, "ep") ?? g(m, "bp") ?? ""] ?? 0;
+      const thisYear = (g(m, "gt") ?? g(m, "et") ?? g(m, "bt")) !== undefined;
+      return monthsSpan(ref.getUTCFullYear() - (thisYear ? 0 : 1), 4 * third, 4);
+    },
+  },
   // early 2025, Mitte 2024, Ende 2023, mid-2025: a third of the year (January–April, May–August,
   // September–December)
   {
@@ -189,7 +225,7 @@ const ANCHORS: readonly Anchor[] = [
   // "zu" / "for" / "to": "Was wünscht sich Anna zu Weihnachten?", "a gift for Christmas" name a
   // purpose, and a time boost would push back the November note that answers them.
   {
-    pattern: `(?:(?:an|über|at|on|over)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<!(?:zu|for)\\s+)(?<hg>${GERMAN_HOLIDAY})|(?<!(?:for|to)\\s+)(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
+    pattern: `(?:(?:an|über|at|on|over)\\s+(?:the\\s+)?(?<hd>${HOLIDAY})|(?<!(?:zu|for)\\s+)(?<hg>${GERMAN_HOLIDAY})|(?<!(?:for|to)\\s+)(?<he>${ENGLISH_HOLIDAY})(?=\\s+(?:19|20)\\d{2}|\\s*[^\\s\\p{L}]|\\s*$)|(?<=(?:seit|since|bis|until|till|up\\s+to|before|after|nach|ab|vor|von|vom|zwischen|between|from|und|and)\\s+)(?<hr>${HOLIDAY}))(?:\\s+(?<year>(?:19|20)\\d{2}))?`,
     span: (m, ref) => {
       const name = g(m, "hd") ?? g(m, "hg") ?? g(m, "he") ?? g(m, "hr") ?? "";
       const holiday = HOLIDAY_NAMES[name.replace(/\s+/gu, " ").replace(/’/gu, "'")];
@@ -338,6 +374,11 @@ const ANCHORS: readonly Anchor[] = [
 // "bis/until X" = [−∞, X's end): X is included ("bis Ende 2026" runs to the year's end, "bis gestern"
 // holds yesterday); "nach/after X" = [X's end, ref]; "zwischen X und Y" / "between X and Y" = [X, Y's end).
 const SINCE = /(?:seit|since|ab)\s+$/u;
+// "in der Woche vor Weihnachten", "the week after Easter", "am Tag vor X", "the days leading up to X":
+// seven days (a day) before X begins or after it ends; before, X may be the coming one once that week
+// has begun.
+const NEXT_TO =
+  /(?:(?:(?:in|an)\s+)?(?:der|die|dem|den)\s+(?<gu>woche|tag|tagen|tage)|am\s+(?<ga>tag))\s+(?<gr>vor|nach)(?:\s+dem)?\s+$|(?:(?:in|during|on)\s+)?the\s+(?<eu>week|day|days)\s+(?<er>before|after|leading\s+up\s+to|prior\s+to)(?:\s+the)?\s+$/u;
 const BEFORE = /(?:vor|before|prior\s+to)\s+$/u;
 const UNTIL = /(?:bis\s+(?:zum\s+|zur\s+)?|until\s+|till\s+|through\s+|up\s+to\s+)$/u;
 const AFTER = /(?:nach|after)\s+$/u;
@@ -400,6 +441,7 @@ function parseInWallClock(query: string, reference: Date): QueryTime | undefined
   let end = first.index + first.length;
   let { from, to } = first.span;
   const relation = (re: RegExp) => re.exec(before);
+  const nextTo = relation(NEXT_TO);
   const since = relation(SINCE);
   const upTo = relation(BEFORE);
   const until = relation(UNTIL);
@@ -407,7 +449,23 @@ function parseInWallClock(query: string, reference: Date): QueryTime | undefined
   const between = relation(BETWEEN);
   const second = anchors[1];
   const joined = second === undefined ? null : AND.exec(lower.slice(end, second.index));
-  if (
+  if (nextTo !== null) {
+    const days = /^(?:tag|day)$/u.test(nextTo.groups?.gu ?? nextTo.groups?.ga ?? nextTo.groups?.eu ?? "")
+      ? 1
+      : 7;
+    const afterIt = (nextTo.groups?.gr ?? nextTo.groups?.er) === "nach" || nextTo.groups?.er === "after";
+    index -= nextTo[0].length;
+    if (afterIt) {
+      from = to;
+      to = new Date(to.getTime() + days * DAY);
+    } else {
+      const ahead = first.span.ahead;
+      const begun = ahead !== undefined && ahead.from.getTime() - days * DAY <= reference.getTime();
+      const anchor = begun ? ahead : first.span;
+      from = new Date(anchor.from.getTime() - days * DAY);
+      to = anchor.from;
+    }
+  } else if (
     between !== null &&
     second !== undefined &&
     joined !== null &&

@@ -168,11 +168,38 @@ export const QUARTERS: Readonly<Record<string, number>> = {
 export const YEAR_THIRDS: Readonly<Record<string, number>> = {
   early: 0,
   anfang: 0,
+  beginning: 0,
+  start: 0,
   mid: 1,
   mitte: 1,
+  middle: 1,
   late: 2,
   ende: 2,
+  end: 2,
 };
+/** Which seven days of a month: "die erste Woche im Mai", "the last week of May" (−1: the last seven). */
+export const MONTH_WEEKS: Readonly<Record<string, number>> = {
+  erste: 0,
+  ersten: 0,
+  first: 0,
+  "1st": 0,
+  zweite: 1,
+  zweiten: 1,
+  second: 1,
+  "2nd": 1,
+  dritte: 2,
+  dritten: 2,
+  third: 2,
+  "3rd": 2,
+  vierte: 3,
+  vierten: 3,
+  fourth: 3,
+  "4th": 3,
+  letzte: -1,
+  letzten: -1,
+  last: -1,
+};
+export const MONTH_WEEK = Object.keys(MONTH_WEEKS).join("|");
 
 // German and English names: a bare English name before another word is a modifier ("Christmas tree
 // ideas", "Easter eggs"), a German one would be a compound ("Weihnachtsbaum").
