@@ -15,6 +15,7 @@ import type { Lexicon } from "./lexicon/lexicon.js";
 import { loadLexicon } from "./lexicon/load-lexicon.js";
 import { offloadPassages } from "./offload-passages.js";
 import type { Reranker } from "./reranker.js";
+import { createUseLiteEncoder, type SentenceEncoder } from "./sentence-encoder/create-use-lite-encoder.js";
 import { loadThesaurus } from "./thesaurus/load-thesaurus.js";
 import type { Thesaurus } from "./thesaurus/thesaurus.js";
 
@@ -102,7 +103,7 @@ export async function loadModels(
   const embedder = await loadEmbedder(config, options, lexicon, lexiconCached, logger, thesaurus?.thesaurus);
   let reranker: Reranker | undefined;
   try {
-    reranker = await loadReranker(config, lexicon, thesaurus?.thesaurus);
+    reranker = await loadReranker(config, lexicon, thesaurus?.thesaurus, logger);
   } catch (error) {
     await embedder.close?.();
     throw error;
@@ -182,17 +183,34 @@ async function loadEmbedder(
  */
 const PASSAGE_WORKER_NICENESS = 10;
 
+/**
+ * The English sentence encoder (ADR 0760), loaded with the first English query the reranker scores:
+ * ≈ 1 s and ≈ 100 MB that a process answering none never spends. A failure to load is logged once and
+ * leaves the reranker without semantic sentence scores.
+ */
+function loadSentenceEncoderOnce(logger: Logger): () => Promise<SentenceEncoder | undefined> {
+  let loading: Promise<SentenceEncoder | undefined> | undefined;
+  return () => {
+    loading ??= createUseLiteEncoder({ threads: ONNX_THREADS }).catch((error: unknown) => {
+      logger.warn({ err: error }, "the English sentence encoder did not load; reranking without it");
+      return undefined;
+    });
+    return loading;
+  };
+}
+
 async function loadReranker(
   config: Config,
   lexicon: Lexicon,
   thesaurus: Thesaurus | undefined,
+  logger: Logger,
 ): Promise<Reranker | undefined> {
   const reranker = config.reranker;
   switch (reranker.kind) {
     case "none":
       return undefined;
     case "builtin":
-      return createBuiltinReranker({ lexicon, thesaurus });
+      return createBuiltinReranker({ lexicon, thesaurus, sentenceEncoder: loadSentenceEncoderOnce(logger) });
     case "onnx":
       return createReranker({ kind: "onnx", modelDir: reranker.modelDir });
     case "http":

@@ -17,6 +17,8 @@ export interface RerankContext {
    * counts them: how common a word is in this workspace.
    */
   readonly wordDocumentFrequency?: ReadonlyMap<string, number> | undefined;
+  /** The tenant asking: per-process caches are kept apart by it. */
+  readonly tenantId?: string;
 }
 
 /** Scores candidates against a query; higher is better. Returns one score per candidate, in input order. */
@@ -28,5 +30,14 @@ export interface Reranker {
    * built-in reranker has it; recall adds it in proportion to the vector channel's share (ADR 0630).
    */
   scoreBestSentences?(query: string, candidates: readonly RerankCandidate[]): Promise<number[]>;
+  /**
+   * Per candidate, the cosine of the query with its best sentence under a sentence encoder (ADR
+   * 0760), or undefined where none applies (no encoder, a query in a language it does not read).
+   */
+  scoreSentencesSemantically?(
+    query: string,
+    candidates: readonly RerankCandidate[],
+    context?: RerankContext,
+  ): Promise<number[] | undefined>;
   close?(): Promise<void>;
 }

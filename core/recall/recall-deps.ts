@@ -51,6 +51,11 @@ export interface RecallTuning {
    * calibrated fused scores (ADR 0630); 0: not computed.
    */
   readonly bestSentenceWeight: number;
+  /**
+   * Weight of the English sentence encoder's best-sentence cosine (Reranker.scoreSentencesSemantically,
+   * ADR 0760) added to calibrated fused scores; 0: not computed.
+   */
+  readonly semanticSentenceWeight: number;
   readonly fulltextWeight: number;
   readonly vectorWeight: number;
   /** Share of a memory's score that depends on its valid time matching the query's time expression. */
@@ -70,6 +75,7 @@ export const DEFAULT_RECALL_TUNING: RecallTuning = {
   firstStageWeight: 1,
   rerankScoreWeight: 0.15,
   bestSentenceWeight: 0.8,
+  semanticSentenceWeight: 0.4,
   fulltextWeight: 1,
   vectorWeight: 1,
   timeBoost: 0.7,

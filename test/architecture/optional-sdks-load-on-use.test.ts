@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import test from "ava";
 
 // The SDKs of optional features (Stripe for payments, nodemailer for SMTP, Hugging Face's tokenizers
-// for ONNX models, undici for calls to tenants' URLs, ioredis for shared rate limits) load when the
+// for ONNX models, undici for calls to tenants' URLs, ioredis for shared rate limits, onnxruntime and
+// onnx-proto for the English sentence encoder) load when the
 // feature is used, not with the modules that use them: every process held them in its heap before
 // (≈ 8 MB of the idle service's, docs/observability.md "Idle memory"). A child process imports the
 // service's whole start-up graph and reports every file it loaded, through the ESM loader (a hook)
@@ -17,6 +18,10 @@ const OPTIONAL = [
   "node_modules/@huggingface/tokenizers/",
   "node_modules/undici/",
   "node_modules/ioredis/",
+  // The English sentence encoder (ADR 0760): onnxruntime and the graph writer load with the first
+  // English query the built-in reranker scores.
+  "node_modules/onnxruntime-node/",
+  "node_modules/onnx-proto/",
 ];
 
 /** Runs `body` (ESM, top-level await) after importing the start-up graph; the files loaded meanwhile. */
@@ -70,6 +75,8 @@ test("configured, each SDK loads — through CommonJS and through the ESM loader
     await createRateLimiters({ redisUrl: "redis://127.0.0.1:6379", keyPrefix: "optional-sdks", logger: createLogger("silent") }).close();
     const { sharedOutboundGuard } = await import("./lib/net/outbound-guard.ts");
     await sharedOutboundGuard(false).fetch("http://optional-sdks.invalid/", { method: "POST", headers: {}, body: "", signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+    const { createUseLiteEncoder } = await import("./core/models/sentence-encoder/create-use-lite-encoder.ts");
+    await (await createUseLiteEncoder({ threads: 1 }))?.release();
   `);
   t.deepEqual(optionalIn(files), OPTIONAL);
 });

@@ -9,6 +9,7 @@
  * whole-passage cosine is already fused; this is the part it misses.
  */
 import { decideLanguage } from "../lexicon/detect-language.js";
+import type { LexiconLanguage } from "../lexicon/lexicon.js";
 import { extractTextFeatures, extractWordFeatures, type FeatureContext } from "./extract-text-features.js";
 import { dampFrequency, type FeatureBag, type FeatureBlock } from "./feature-bag.js";
 import { tokenizeWords } from "./tokenize-words.js";
@@ -113,20 +114,29 @@ function mostMatched(
   sentences: readonly string[][],
   matches: (token: string) => number,
   limit: number,
-): string[][] {
+): number[] {
   const counted = sentences
     .map((tokens, index) => ({
-      tokens,
       index,
       words: new Set(tokens.map(matches).filter((i) => i >= 0)).size,
     }))
     .filter((s) => s.words > 0);
-  if (counted.length <= limit) return counted.map((s) => s.tokens);
+  if (counted.length <= limit) return counted.map((s) => s.index);
   return counted
     .sort((a, b) => b.words - a.words || a.index - b.index)
     .slice(0, limit)
-    .sort((a, b) => a.index - b.index)
-    .map((s) => s.tokens);
+    .map((s) => s.index)
+    .sort((a, b) => a - b);
+}
+
+/** The sentences of a passage worth scoring against a query (see BestSentenceScorer.score). */
+function chooseSentences(passage: string, matches: (token: string) => number, limit = SENTENCES_PER_PASSAGE) {
+  const texts = splitSentences(passage);
+  const sentences = texts.map(tokenizeWords);
+  const sharing = mostMatched(sentences, matches, limit);
+  const chosen =
+    sharing.length > 0 || sentences.length > SHORT_TEXT_SENTENCES ? sharing : sentences.map((_, i) => i);
+  return { texts: chosen.map((i) => texts[i] ?? ""), tokens: chosen.map((i) => sentences[i] ?? []) };
 }
 
 export interface BestSentenceScorer {
@@ -138,6 +148,23 @@ export interface BestSentenceScorer {
    * with the query ("Ich bin es." / "It's me."). A longer passage without any scores 0.
    */
   score(query: string, passages: readonly string[], matches: (token: string) => number): number[];
+  /**
+   * The same sentences as text, with the query's language and each passage's (decided over its
+   * chosen sentences): for a sentence encoder (ADR 0760).
+   */
+  /** The query's language, as `choose` decides it. */
+  queryLanguage(query: string): LexiconLanguage;
+  choose(
+    query: string,
+    passages: readonly string[],
+    matches: (token: string) => number,
+    limit?: number,
+  ): ChosenSentences;
+}
+
+export interface ChosenSentences {
+  readonly queryLanguage: LexiconLanguage;
+  readonly passages: readonly { readonly sentences: readonly string[]; readonly language: LexiconLanguage }[];
 }
 
 /**
@@ -148,16 +175,23 @@ export interface BestSentenceScorer {
 export function createBestSentenceScorer(context: FeatureContext): BestSentenceScorer {
   const { languageBlocks } = context.settings;
   return {
+    queryLanguage(query) {
+      return decideLanguage(tokenizeWords(query).map(context.facts));
+    },
+    choose(query, passages, matches, limit) {
+      return {
+        queryLanguage: decideLanguage(tokenizeWords(query).map(context.facts)),
+        passages: passages.map((passage) => {
+          const { texts, tokens } = chooseSentences(passage, matches, limit);
+          return { sentences: texts, language: decideLanguage(tokens.flat().map(context.facts)) };
+        }),
+      };
+    },
     score(query, passages, matches) {
       const queryVector = sparseVector(extractTextFeatures(query, "query", context), languageBlocks);
       if (queryVector === undefined) return passages.map(() => 0);
       return passages.map((passage) => {
-        const sentences = splitSentences(passage).map(tokenizeWords);
-        const sharing = mostMatched(sentences, matches, SENTENCES_PER_PASSAGE);
-        const short = sentences.length <= SHORT_TEXT_SENTENCES;
-        const scored = (sharing.length > 0 || !short ? sharing : sentences).map((tokens) =>
-          tokens.map(context.facts),
-        );
+        const scored = chooseSentences(passage, matches).tokens.map((tokens) => tokens.map(context.facts));
         // One language for the sentences: a short sentence's own guess is unreliable.
         const language = decideLanguage(scored.flat());
         let best = 0;

@@ -2,8 +2,14 @@ import { createEmptyLexicon } from "../lexicon/create-lexicon.js";
 import { joinSeparableVerbs } from "../lexicon/join-separable-verbs.js";
 import type { Lexicon } from "../lexicon/lexicon.js";
 import type { Reranker } from "../reranker.js";
+import type { SentenceEncoder } from "../sentence-encoder/create-use-lite-encoder.js";
+import { createSentenceVectorCache } from "../sentence-encoder/sentence-vector-cache.js";
 import type { Thesaurus } from "../thesaurus/thesaurus.js";
-import { type BestSentenceScorer, createBestSentenceScorer } from "./best-sentence-similarity.js";
+import {
+  type BestSentenceScorer,
+  type ChosenSentences,
+  createBestSentenceScorer,
+} from "./best-sentence-similarity.js";
 import { createCompoundSplitter } from "./compound-splitter.js";
 import { createFeatureContext, defaultSettingsFor } from "./create-feature-context.js";
 import {
@@ -23,8 +29,51 @@ import { weighByWorkspace } from "./workspace-rarity.js";
  */
 const SPEAKER_LABEL = /^[^\n:]{1,60}:\s+/u;
 const withoutSpeaker = (text: string) => text.replace(SPEAKER_LABEL, "");
+const sentenceText = (c: { readonly text: string; readonly memoryType?: string | undefined }) =>
+  c.memoryType === "episodic" ? withoutSpeaker(c.text) : c.text;
+
+/**
+ * Per passage the highest cosine of the query with one of its chosen English sentences. The encoder
+ * reads English only: a passage in another language gets the median of the English ones (neither
+ * lifted nor pushed down), and with fewer than half of the passages in English none is scored.
+ */
+async function scoreEnglishSentences(
+  embed: (texts: readonly string[]) => Promise<Float32Array[]>,
+  query: string,
+  passages: ChosenSentences["passages"],
+): Promise<number[] | undefined> {
+  const english = passages.filter((p) => p.language === "en" && p.sentences.length > 0);
+  if (english.length * 2 < passages.length) return undefined;
+  const [queryVector, ...sentenceVectors] = await embed([query, ...english.flatMap((p) => p.sentences)]);
+  if (queryVector === undefined) return undefined;
+  let next = 0;
+  const scores = passages.map((p) => {
+    if (p.language !== "en" || p.sentences.length === 0) return undefined;
+    let best = -1;
+    for (const _ of p.sentences) best = Math.max(best, dot(queryVector, sentenceVectors[next++]));
+    return best;
+  });
+  const known = scores.filter((s): s is number => s !== undefined).sort((a, b) => a - b);
+  const median = known[Math.floor(known.length / 2)] ?? 0;
+  return scores.map((s) => s ?? median);
+}
+
+function dot(a: Float32Array, b: Float32Array | undefined): number {
+  if (b === undefined) return -1;
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
 
 export const BUILTIN_RERANKER_ID = "builtin-features-v1";
+/** Sentence vectors the reranker keeps (≈ 2 KB each: ≈ 17 MB). */
+const SENTENCE_VECTORS_KEPT = 8_192;
+/**
+ * Candidates whose best sentence the encoder reads, and one sentence each (the one holding the most
+ * query words): the head of 20 with two sentences each lifted covidfaq_en as much (.736 / .725 against
+ * .732 at weight 0.2) at two to three times the time (ADR 0760).
+ */
+const SEMANTIC_HEAD = 10;
 
 /** Linear weights of the features; measured with `npm run eval` (docs/recall.md "Rerank"). */
 export type RerankWeights = Readonly<Record<keyof RerankFeatures, number>>;
@@ -71,6 +120,8 @@ export interface BuiltinRerankerOptions {
   readonly now?: () => Date;
   /** Match a passage's German compounds by their parts (ADR 0660); default true, with a lexicon. */
   readonly splitCompounds?: boolean;
+  /** An English sentence encoder, loaded on first use (ADR 0760); unset: no semantic sentence scores. */
+  readonly sentenceEncoder?: () => Promise<SentenceEncoder | undefined>;
 }
 
 /**
@@ -86,6 +137,7 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
   // The built-in embedder's features with their own word memo, built on first use: the workspace's
   // embedder may be another model, and passages are embedded in worker threads (ADR 0630).
   let sentences: BestSentenceScorer | undefined;
+  const sentenceVectors = createSentenceVectorCache(SENTENCE_VECTORS_KEPT);
   const sentenceScorer = () => {
     if (sentences === undefined) {
       const lexicon = options.lexicon ?? createEmptyLexicon();
@@ -134,11 +186,25 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
     },
     async scoreBestSentences(query, candidates) {
       const { match } = analysed(query);
-      return sentenceScorer().score(
-        query,
-        candidates.map((c) => (c.memoryType === "episodic" ? withoutSpeaker(c.text) : c.text)),
-        match,
-      );
+      return sentenceScorer().score(query, candidates.map(sentenceText), match);
+    },
+    async scoreSentencesSemantically(query, candidates, context) {
+      // Loaded with the first English query: a process that answers none never spends its memory.
+      if (options.sentenceEncoder === undefined || sentenceScorer().queryLanguage(query) !== "en") {
+        return undefined;
+      }
+      const { match } = analysed(query);
+      const head = candidates.slice(0, SEMANTIC_HEAD);
+      const chosen = sentenceScorer().choose(query, head.map(sentenceText), match, 1);
+      const encoder = await options.sentenceEncoder();
+      if (encoder === undefined) return undefined;
+      const embed = (texts: readonly string[]) =>
+        sentenceVectors.embed(encoder, context?.tenantId ?? "", texts);
+      const scores = await scoreEnglishSentences(embed, query, chosen.passages);
+      if (scores === undefined) return undefined;
+      // Candidates below the scored head get the head's median: neither lifted nor pushed down.
+      const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)] ?? 0;
+      return candidates.map((_, i) => scores[i] ?? median);
     },
   };
 }

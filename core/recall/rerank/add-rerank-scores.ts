@@ -13,14 +13,17 @@ export function addRerankScores<T extends { readonly score: number; readonly tim
   rerankScores: readonly number[],
   weight: number,
   bestSentences?: AddedBestSentences,
+  semanticSentences?: AddedBestSentences,
 ): T[] {
   if (rerankScores.length !== head.length) {
     throw new Error(`reranker returned ${rerankScores.length} scores for ${head.length} candidates`);
   }
-  if (bestSentences !== undefined && bestSentences.scores.length !== head.length) {
-    throw new Error(
-      `reranker returned ${bestSentences.scores.length} sentence scores for ${head.length} candidates`,
-    );
+  for (const added of [bestSentences, semanticSentences]) {
+    if (added !== undefined && added.scores.length !== head.length) {
+      throw new Error(
+        `reranker returned ${added.scores.length} sentence scores for ${head.length} candidates`,
+      );
+    }
   }
   const lift = rerankContribution(rerankScores, weight);
   const sentenceWeight = bestSentences?.weight ?? 0;
@@ -28,7 +31,10 @@ export function addRerankScores<T extends { readonly score: number; readonly tim
   // the whole score, or a well-worded candidate from the wrong day would win back what it lost.
   return head
     .map((item, i) => {
-      const added = (lift[i] ?? 0) + sentenceWeight * (bestSentences?.scores[i] ?? 0);
+      const added =
+        (lift[i] ?? 0) +
+        sentenceWeight * (bestSentences?.scores[i] ?? 0) +
+        (semanticSentences?.weight ?? 0) * (semanticSentences?.scores[i] ?? 0);
       return { item, i, score: item.score + added * (item.timeFactor ?? 1) };
     })
     .sort((a, b) => b.score - a.score || a.i - b.i)

@@ -48,7 +48,7 @@ export async function rerankCandidates(
       memoryType: c.chunk.memoryType,
       validFrom: c.chunk.validFrom,
     }));
-    const [scores, sentenceScores] = await stage.timer.time("rerank", () =>
+    const [scores, sentenceScores, semanticScores] = await stage.timer.time("rerank", () =>
       Promise.all([
         reranker.rerank(stage.query, candidates, {
           workspaceChunks: stage.workspaceChunks,
@@ -56,6 +56,9 @@ export async function rerankCandidates(
         }),
         scoresAdded && tuning.bestSentenceWeight > 0
           ? reranker.scoreBestSentences?.(stage.query, candidates)
+          : undefined,
+        scoresAdded && tuning.semanticSentenceWeight > 0
+          ? reranker.scoreSentencesSemantically?.(stage.query, candidates, { tenantId: stage.tenantId })
           : undefined,
       ]),
     );
@@ -78,6 +81,9 @@ export async function rerankCandidates(
             sentenceScores === undefined
               ? undefined
               : { scores: sentenceScores, weight: tuning.bestSentenceWeight * (1 - share) },
+            semanticScores === undefined
+              ? undefined
+              : { scores: semanticScores, weight: tuning.semanticSentenceWeight },
           )
         : blendReranked(head, scores, tuning.firstStageWeight);
     // Explanations keep the reranker's own score of each hit; without explain nothing is added.
