@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import onnxProto from "onnx-proto";
+import { onnxValueInfo } from "../../core/models/sentence-encoder/build-use-lite-graph.js";
 
 /**
  * Tiny ONNX models written by the tests themselves (no pretrained weights can reach this machine, see
@@ -364,15 +365,7 @@ interface GraphBuilder {
 function graphBuilder(): GraphBuilder {
   const nodes: onnxProto.onnx.INodeProto[] = [];
   const initializers: onnxProto.onnx.ITensorProto[] = [];
-  const valueInfo = (name: string, elemType: number, dims: readonly (number | string)[]) => ({
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  });
+  const valueInfo = onnxValueInfo;
   return {
     input: (name, elemType) => valueInfo(name, elemType, ["batch", "sequence"]),
     output: (name, dims) => valueInfo(name, FLOAT, dims),

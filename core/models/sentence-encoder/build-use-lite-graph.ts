@@ -12,6 +12,17 @@ const USE_LITE_DIMENSIONS = 512;
 
 type Attribute = { readonly int: number } | { readonly ints: readonly number[] } | { readonly float: number };
 
+/** An ONNX graph input or output: its element type and dimensions (a name for a variable one). */
+export const onnxValueInfo = (name: string, elemType: number, dims: readonly (number | string)[]) => ({
+  name,
+  type: {
+    tensorType: {
+      elemType,
+      shape: { dim: dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })) },
+    },
+  },
+});
+
 /**
  * The Universal Sentence Encoder lite (a two-layer pre-norm Transformer over SentencePiece ids: 256
  * wide, then 512, four heads; the mean of its outputs through a tanh layer, L2-normalised) written as
@@ -189,15 +200,6 @@ export function buildUseLiteGraph(weights: UseLiteWeights): Uint8Array {
   const embedding = op("LpNormalization", [pooled], { axis: { int: -1 }, p: { int: 2 } });
   nodes.push({ opType: "Identity", name: "output", input: [embedding], output: ["embedding"] });
 
-  const valueInfo = (name: string, elemType: number, dims: readonly (number | string)[]) => ({
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  });
   const proto = onnx.ModelProto.create({
     irVersion: 8,
     producerName: "memory-service",
@@ -206,8 +208,11 @@ export function buildUseLiteGraph(weights: UseLiteWeights): Uint8Array {
       name: "use-lite",
       node: nodes,
       initializer: initializers,
-      input: [valueInfo("ids", INT64, ["batch", "tokens"]), valueInfo("mask", FLOAT, ["batch", "tokens"])],
-      output: [valueInfo("embedding", FLOAT, ["batch", USE_LITE_DIMENSIONS])],
+      input: [
+        onnxValueInfo("ids", INT64, ["batch", "tokens"]),
+        onnxValueInfo("mask", FLOAT, ["batch", "tokens"]),
+      ],
+      output: [onnxValueInfo("embedding", FLOAT, ["batch", USE_LITE_DIMENSIONS])],
     },
   });
   return onnx.ModelProto.encode(proto).finish();
