@@ -58,7 +58,16 @@ export async function rerankCandidates(
           ? reranker.scoreBestSentences?.(stage.query, candidates)
           : undefined,
         scoresAdded && tuning.semanticSentenceWeight > 0
-          ? reranker.scoreSentencesSemantically?.(stage.query, candidates, { tenantId: stage.tenantId })
+          ? reranker
+              .scoreSentencesSemantically?.(stage.query, candidates, { tenantId: stage.tenantId })
+              // The encoder is an extra: its failure leaves the lexical rerank standing.
+              .catch((error: unknown) => {
+                stage.logger.warn(
+                  { err: error, tenantId: stage.tenantId },
+                  "semantic sentence scores failed",
+                );
+                return undefined;
+              })
           : undefined,
       ]),
     );
