@@ -21,7 +21,7 @@ test.after.always(() => encoder?.release());
 
 const candidate = (text: string) => ({ id: text.slice(0, 12), title: "", text });
 
-test("English: the paraphrase scores highest; a German query is not scored and loads nothing", async (t) => {
+test("English: the paraphrase scores highest; a German or French query is not scored and loads nothing", async (t) => {
   let loads = 0;
   const reranker = createBuiltinReranker({
     lexicon: createEmptyLexicon(),
@@ -35,6 +35,12 @@ test("English: the paraphrase scores highest; a German query is not scored and l
     candidate("Darf ich meinen Hund mit ins Büro bringen?"),
   ]);
   t.is(german, undefined);
+  // Nor a French one: the language detector knows German and English only, English by default.
+  const french = await reranker.scoreSentencesSemantically?.("Mon chien peut-il attraper le virus ?", [
+    candidate("Les animaux de compagnie peuvent-ils être infectés par le coronavirus ?"),
+    candidate("Puis-je amener mon chien au bureau ?"),
+  ]);
+  t.is(french, undefined);
   t.is(loads, 0);
   const scores =
     (await reranker.scoreSentencesSemantically?.("Can my dog catch the virus?", [

@@ -8,8 +8,7 @@
  * sentences (an FAQ entry's own question line, the sentence of a paper holding the answer). The
  * whole-passage cosine is already fused; this is the part it misses.
  */
-import { decideLanguage } from "../lexicon/detect-language.js";
-import type { LexiconLanguage } from "../lexicon/lexicon.js";
+import { decideLanguage, type LanguageClues } from "../lexicon/detect-language.js";
 import { extractTextFeatures, extractWordFeatures, type FeatureContext } from "./extract-text-features.js";
 import { dampFrequency, type FeatureBag, type FeatureBlock } from "./feature-bag.js";
 import { tokenizeWords } from "./tokenize-words.js";
@@ -152,8 +151,12 @@ export interface BestSentenceScorer {
    * The same sentences as text, with the query's language and each passage's (decided over its
    * chosen sentences): for a sentence encoder (ADR 0760).
    */
-  /** The query's language, as `choose` decides it. */
-  queryLanguage(query: string): LexiconLanguage;
+  /**
+   * Whether the query is English by its function words — at least two, more than German ones — not
+   * by the detector's default: a French or Spanish query (the detector knows only German and English,
+   * and English wins its ties) must not reach an English encoder.
+   */
+  isEnglish(query: string): boolean;
   choose(
     query: string,
     passages: readonly string[],
@@ -163,8 +166,19 @@ export interface BestSentenceScorer {
 }
 
 export interface ChosenSentences {
-  readonly queryLanguage: LexiconLanguage;
-  readonly passages: readonly { readonly sentences: readonly string[]; readonly language: LexiconLanguage }[];
+  readonly english: boolean;
+  readonly passages: readonly { readonly sentences: readonly string[]; readonly english: boolean }[];
+}
+
+/** English by its function words: at least two, and more than German ones (see `isEnglish`). */
+function clearlyEnglish(words: readonly LanguageClues[]): boolean {
+  let english = 0;
+  let german = 0;
+  for (const word of words) {
+    if (word.englishStopword) english++;
+    if (word.germanStopword) german++;
+  }
+  return english >= 2 && english > german;
 }
 
 /**
@@ -175,15 +189,15 @@ export interface ChosenSentences {
 export function createBestSentenceScorer(context: FeatureContext): BestSentenceScorer {
   const { languageBlocks } = context.settings;
   return {
-    queryLanguage(query) {
-      return decideLanguage(tokenizeWords(query).map(context.facts));
+    isEnglish(query) {
+      return clearlyEnglish(tokenizeWords(query).map(context.facts));
     },
     choose(query, passages, matches, limit) {
       return {
-        queryLanguage: decideLanguage(tokenizeWords(query).map(context.facts)),
+        english: clearlyEnglish(tokenizeWords(query).map(context.facts)),
         passages: passages.map((passage) => {
           const { texts, tokens } = chooseSentences(passage, matches, limit);
-          return { sentences: texts, language: decideLanguage(tokens.flat().map(context.facts)) };
+          return { sentences: texts, english: clearlyEnglish(tokens.flat().map(context.facts)) };
         }),
       };
     },

@@ -34,21 +34,22 @@ const sentenceText = (c: { readonly text: string; readonly memoryType?: string |
 
 /**
  * Per passage the highest cosine of the query with one of its chosen English sentences. The encoder
- * reads English only: a passage in another language gets the median of the English ones (neither
- * lifted nor pushed down), and with fewer than half of the passages in English none is scored.
+ * reads English only: a passage not clearly English (by its chosen sentences' function words) gets the
+ * median of the English ones (neither lifted nor pushed down), and with fewer than half of the
+ * passages English none is scored.
  */
 async function scoreEnglishSentences(
   embed: (texts: readonly string[]) => Promise<Float32Array[]>,
   query: string,
   passages: ChosenSentences["passages"],
 ): Promise<number[] | undefined> {
-  const english = passages.filter((p) => p.language === "en" && p.sentences.length > 0);
+  const english = passages.filter((p) => p.english && p.sentences.length > 0);
   if (english.length * 2 < passages.length) return undefined;
   const [queryVector, ...sentenceVectors] = await embed([query, ...english.flatMap((p) => p.sentences)]);
   if (queryVector === undefined) return undefined;
   let next = 0;
   const scores = passages.map((p) => {
-    if (p.language !== "en" || p.sentences.length === 0) return undefined;
+    if (!p.english || p.sentences.length === 0) return undefined;
     let best = -1;
     for (const _ of p.sentences) best = Math.max(best, dot(queryVector, sentenceVectors[next++]));
     return best;
@@ -190,7 +191,7 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
     },
     async scoreSentencesSemantically(query, candidates, context) {
       // Loaded with the first English query: a process that answers none never spends its memory.
-      if (options.sentenceEncoder === undefined || sentenceScorer().queryLanguage(query) !== "en") {
+      if (options.sentenceEncoder === undefined || !sentenceScorer().isEnglish(query)) {
         return undefined;
       }
       const { match } = analysed(query);
