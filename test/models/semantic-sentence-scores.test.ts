@@ -91,6 +91,21 @@ test("a German passage among English ones and candidates below the head get the 
   );
 });
 
+test("a statement and its update are not told apart: near-duplicate sentences score alike", async (t) => {
+  const reranker = createBuiltinReranker({
+    lexicon: createEmptyLexicon(),
+    sentenceEncoder: async () => encoder,
+  });
+  const scores =
+    (await reranker.scoreSentencesSemantically?.("Where is Mira's job?", [
+      candidate("My job is at the bank on Main Street."),
+      candidate("My job is at the bakery on Main Street."),
+      candidate("The weather was fine and the train was slow."),
+    ])) ?? [];
+  t.is(scores[0], scores[1]);
+  t.true((scores[0] ?? 0) > (scores[2] ?? 0), scores.join(", "));
+});
+
 test("the sentence-vector cache: one encoding per text and tenant, least recently used evicted", async (t) => {
   let encoded = 0;
   const counting: SentenceEncoder = {

@@ -48,16 +48,40 @@ async function scoreEnglishSentences(
   const [queryVector, ...sentenceVectors] = await embed([query, ...english.flatMap((p) => p.sentences)]);
   if (queryVector === undefined) return undefined;
   let next = 0;
-  const scores = passages.map((p) => {
+  const best = passages.map((p) => {
     if (!p.english || p.sentences.length === 0) return undefined;
-    let best = -1;
-    for (const _ of p.sentences) best = Math.max(best, dot(queryVector, sentenceVectors[next++]));
-    return best;
+    let top: { score: number; vector: Float32Array | undefined } = { score: -1, vector: undefined };
+    for (const _ of p.sentences) {
+      const vector = sentenceVectors[next++];
+      const score = dot(queryVector, vector);
+      if (score > top.score) top = { score, vector };
+    }
+    return top;
+  });
+  // Two passages whose best sentences say nearly the same ("My job is at the bank" / "… at the
+  // bakery", a statement and its update) are not told apart by the encoder: both get the higher
+  // score, so recency, time and the lexical features decide between them.
+  const scores = best.map((b, i) => {
+    if (b === undefined) return undefined;
+    let score = b.score;
+    best.forEach((other, j) => {
+      if (
+        j !== i &&
+        other !== undefined &&
+        dot(b.vector ?? new Float32Array(), other.vector) >= NEAR_DUPLICATE
+      ) {
+        score = Math.max(score, other.score);
+      }
+    });
+    return score;
   });
   const known = scores.filter((s): s is number => s !== undefined).sort((a, b) => a - b);
   const median = known[Math.floor(known.length / 2)] ?? 0;
   return scores.map((s) => s ?? median);
 }
+
+/** Cosine of two sentences above which the encoder is not asked to tell them apart (ADR 0760). */
+const NEAR_DUPLICATE = 0.75;
 
 function dot(a: Float32Array, b: Float32Array | undefined): number {
   if (b === undefined) return -1;
