@@ -1,14 +1,11 @@
 import onnxProto from "onnx-proto";
 import type { UseLiteWeights } from "./read-use-lite-weights.js";
+import { USE_LITE_DIMENSIONS, USE_LITE_MAX_TOKENS } from "./use-lite-shape.js";
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
 const { AttributeType } = onnx.AttributeProto;
-
-/** Positions the encoder was trained with (the timing table's rows), and its output width. */
-const USE_LITE_MAX_TOKENS = 128;
-const USE_LITE_DIMENSIONS = 512;
 
 type Attribute = { readonly int: number } | { readonly ints: readonly number[] } | { readonly float: number };
 

@@ -1,6 +1,7 @@
 import type * as Ort from "onnxruntime-node";
 import { readUseLiteWeights, useLiteDirectory } from "./read-use-lite-weights.js";
 import { createSentencePieceTokenizer } from "./sentence-piece-tokenizer.js";
+import { USE_LITE_DIMENSIONS, USE_LITE_MAX_TOKENS } from "./use-lite-shape.js";
 
 /** An English sentence encoder: unit vectors whose dot product is the sentences' similarity. */
 export interface SentenceEncoder {
@@ -11,9 +12,6 @@ export interface SentenceEncoder {
 }
 
 export const USE_LITE_ID = "use-lite-en-v1";
-/** Positions the encoder was trained with: longer input is cut, as the TensorFlow graph does. */
-const USE_LITE_MAX_TOKENS = 128;
-const USE_LITE_DIMENSIONS = 512;
 /** Texts per run: similar lengths together, so little of a batch is padding. */
 const BATCH = 32;
 
