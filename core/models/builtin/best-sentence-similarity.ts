@@ -148,27 +148,19 @@ export interface BestSentenceScorer {
    */
   score(query: string, passages: readonly string[], matches: (token: string) => number): number[];
   /**
-   * The same sentences as text, with the query's language and each passage's (decided over its
-   * chosen sentences): for a sentence encoder (ADR 0760).
-   */
-  /**
    * Whether the query is English by its function words — at least two, more than German ones — not
    * by the detector's default: a French or Spanish query (the detector knows only German and English,
    * and English wins its ties) must not reach an English encoder.
    */
   isEnglish(query: string): boolean;
-  choose(
-    query: string,
-    passages: readonly string[],
-    matches: (token: string) => number,
-    limit?: number,
-  ): ChosenSentences;
+  /**
+   * The sentences `score` would analyse (at most `limit` per passage), as text, each passage marked
+   * English or not over them as `isEnglish` decides: for a sentence encoder (ADR 0760).
+   */
+  choose(passages: readonly string[], matches: (token: string) => number, limit?: number): ChosenSentences;
 }
 
-export interface ChosenSentences {
-  readonly english: boolean;
-  readonly passages: readonly { readonly sentences: readonly string[]; readonly english: boolean }[];
-}
+export type ChosenSentences = readonly { readonly sentences: readonly string[]; readonly english: boolean }[];
 
 /** English by its function words: at least two, and more than German ones (see `isEnglish`). */
 function clearlyEnglish(words: readonly LanguageClues[]): boolean {
@@ -192,14 +184,11 @@ export function createBestSentenceScorer(context: FeatureContext): BestSentenceS
     isEnglish(query) {
       return clearlyEnglish(tokenizeWords(query).map(context.facts));
     },
-    choose(query, passages, matches, limit) {
-      return {
-        english: clearlyEnglish(tokenizeWords(query).map(context.facts)),
-        passages: passages.map((passage) => {
-          const { texts, tokens } = chooseSentences(passage, matches, limit);
-          return { sentences: texts, english: clearlyEnglish(tokens.flat().map(context.facts)) };
-        }),
-      };
+    choose(passages, matches, limit) {
+      return passages.map((passage) => {
+        const { texts, tokens } = chooseSentences(passage, matches, limit);
+        return { sentences: texts, english: clearlyEnglish(tokens.flat().map(context.facts)) };
+      });
     },
     score(query, passages, matches) {
       const queryVector = sparseVector(extractTextFeatures(query, "query", context), languageBlocks);

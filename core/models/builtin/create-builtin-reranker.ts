@@ -41,7 +41,7 @@ const sentenceText = (c: { readonly text: string; readonly memoryType?: string |
 async function scoreEnglishSentences(
   embed: (texts: readonly string[]) => Promise<Float32Array[]>,
   query: string,
-  passages: ChosenSentences["passages"],
+  passages: ChosenSentences,
 ): Promise<number[] | undefined> {
   const english = passages.filter((p) => p.english && p.sentences.length > 0);
   if (english.length * 2 < passages.length) return undefined;
@@ -220,12 +220,12 @@ export function createBuiltinReranker(options: BuiltinRerankerOptions = {}): Rer
       }
       const { match } = analysed(query);
       const head = candidates.slice(0, SEMANTIC_HEAD);
-      const chosen = sentenceScorer().choose(query, head.map(sentenceText), match, 1);
+      const chosen = sentenceScorer().choose(head.map(sentenceText), match, 1);
       const encoder = await options.sentenceEncoder();
       if (encoder === undefined) return undefined;
       const embed = (texts: readonly string[]) =>
         sentenceVectors.embed(encoder, context?.tenantId ?? "", texts);
-      const scores = await scoreEnglishSentences(embed, query, chosen.passages);
+      const scores = await scoreEnglishSentences(embed, query, chosen);
       if (scores === undefined) return undefined;
       // Candidates below the scored head get the head's median: neither lifted nor pushed down.
       const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)] ?? 0;
